@@ -1,0 +1,54 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "FetchScheduler",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "FetchCore", targets: ["FetchCore"]),
+        .library(name: "FetchStore", targets: ["FetchStore"]),
+        .library(name: "FetchCLI", targets: ["FetchCLI"]),
+        .library(name: "FetchTesting", targets: ["FetchTesting"]),
+        .executable(name: "fetchsched", targets: ["fetchsched"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // Pure core: domain, parsing of bytes, engine, policies, metrics. No I/O.
+        .target(
+            name: "FetchCore",
+            dependencies: [
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // The rim where events come from and go to: log files and the SQLite store.
+        .target(
+            name: "FetchStore",
+            dependencies: [
+                "FetchCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
+        // The command line, as a library so tests can drive it.
+        .target(
+            name: "FetchCLI",
+            dependencies: [
+                "FetchCore", "FetchStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "fetchsched", dependencies: ["FetchCLI"]),
+        // Log builders, random logs and scripted policies for tests and benchmarks.
+        .target(name: "FetchTesting", dependencies: ["FetchCore"]),
+        .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "FetchTesting"]),
+        .testTarget(name: "FetchStoreTests", dependencies: ["FetchCore", "FetchStore", "FetchTesting"]),
+        .testTarget(name: "FetchCLITests", dependencies: ["FetchCLI", "FetchCore", "FetchStore", "FetchTesting", "fetchsched"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,44 @@
+import ArgumentParser
+import FetchCore
+import FetchStore
+import Foundation
+
+/// `fetchsched ingest`: logs into the SQLite store.
+struct IngestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Store usage logs in a SQLite database; a row already stored is not stored again.",
+        discussion: "The whole ingest is one transaction: a bad row (without --skip-invalid) leaves the store as it was.")
+
+    @Argument(help: ArgumentHelp("Usage logs: canonical CSV or JSON Lines.", valueName: "log"))
+    var logs: [String]
+
+    @Option(help: ArgumentHelp("The store; made when missing.", valueName: "file"))
+    var db: String
+
+    @Flag(help: "Skip malformed rows and report how many, by reason, instead of stopping.")
+    var skipInvalid = false
+
+    @Flag(help: "Print the time taken and rows per second on stderr.")
+    var timing = false
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            let store = try EventStore(path: db)
+            var source = try LogSource(paths: logs, skipInvalid: skipInvalid)
+            let stats = try store.ingest(&source)
+            if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
+            print("ingested \(stats.read) events into \(db): \(stats.inserted) new, \(stats.duplicates) already stored")
+            if timing {
+                let s = Runner.seconds(clock.now - started)
+                printError("ingest took \(String(format: "%.2f", s)) s: \(Int(Double(stats.read) / s)) rows/s")
+            }
+        } catch let e as LogError {
+            throw CLIError("\(e.description) (nothing was stored)")
+        } catch let e as InputError {
+            throw CLIError(e.description)
+        }
+    }
+}

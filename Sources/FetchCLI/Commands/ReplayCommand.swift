@@ -1,0 +1,40 @@
+import ArgumentParser
+import FetchCore
+
+/// `fetchsched replay`: one policy over logs.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay usage logs under one policy and report freshness, energy, data and rule violations.",
+        discussion: "Policies: none, fixed:<duration> (e.g. fixed:15m), oracle.")
+
+    @OptionGroup var input: InputOptions
+    @OptionGroup var runOptions: RunOptions
+
+    @Option(help: "The policy: none, fixed:<duration>, oracle.")
+    var policy: String = "fixed:15m"
+
+    @Option(help: "Output: table or json.")
+    var format: OutputFormat = .table
+
+    @Option(help: ArgumentHelp("Write one CSV row per fetch and per refused request to this file.", valueName: "file.csv"))
+    var trace: String?
+
+    func run() throws {
+        let policies = try parsePolicies(policy)
+        guard policies.count == 1 else { throw CLIError("replay takes one policy; use 'fetchsched bench' for several") }
+        let file = try trace.map { try AtomicFile(path: $0) }
+        let reports = try Runner(input: input, run: runOptions).replay(policies, trace: file.map { f in
+            { users, apps in TraceCSV(file: f, users: users, apps: apps) }
+        })
+        try file?.commit()
+        let report = reports[0]
+        switch format {
+        case .json: print(try ReportText.json(report))
+        case .markdown: print(ReportText.markdown(reports), terminator: "")
+        case .table:
+            print(ReportText.table(reports))
+            print(ReportText.days(report), terminator: "")
+        }
+    }
+}

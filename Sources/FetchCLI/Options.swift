@@ -1,0 +1,59 @@
+import ArgumentParser
+import FetchCore
+import FetchStore
+import Foundation
+
+/// Where events come from: log files, or a store made by `ingest`.
+struct InputOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("Usage logs: canonical CSV or JSON Lines.", valueName: "log"))
+    var logs: [String] = []
+
+    @Option(help: ArgumentHelp("Read events from this store instead of log files.", valueName: "file"))
+    var db: String?
+
+    @Flag(help: "Skip malformed rows and report how many, by reason, instead of stopping.")
+    var skipInvalid = false
+
+    func validate() throws {
+        if logs.isEmpty && db == nil { throw ValidationError("give log files, or --db with a store made by 'fetchsched ingest'") }
+        if !logs.isEmpty && db != nil { throw ValidationError("give log files or --db, not both") }
+    }
+}
+
+/// The scenario and the seed of a run.
+struct RunOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Scenario file (JSON); DESIGN.md's defaults when omitted.", valueName: "file"))
+    var scenario: String?
+
+    @Option(help: "A seed for repeatable random draws (fetch outcomes, content updates).")
+    var seed: UInt64 = 1
+
+    @Flag(help: "Print the time taken and events per second on stderr.")
+    var timing = false
+
+    func loadScenario() throws -> Scenario {
+        guard let path = scenario else { return .default }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError("cannot read scenario '\(path)'")
+        }
+        do {
+            return try Scenario.parse(json: Array(data))
+        } catch {
+            throw CLIError("scenario '\(path)': \(error)")
+        }
+    }
+}
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, markdown
+}
+
+/// A clear message and a non-zero exit.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

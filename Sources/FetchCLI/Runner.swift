@@ -1,0 +1,60 @@
+import FetchCore
+import FetchStore
+import Foundation
+
+/// Runs replays over an input, in one pass, and reports.
+struct Runner {
+    var input: InputOptions
+    var run: RunOptions
+
+    /// Replays every policy over the input; with a trace sink, only the first policy is traced.
+    func replay(_ policies: [any FetchPolicy], trace: ((NameTable, NameTable) -> any TraceSink)? = nil) throws -> [ReplayReport] {
+        let scenario = try run.loadScenario()
+        let clock = ContinuousClock()
+        let started = clock.now
+        var reports: [ReplayReport] = []
+        var skipped: [String: Int] = [:]
+        func drive<S: UsageEventSource>(_ source: inout S) throws {
+            let sink = trace?(source.users, source.apps)
+            let replays = policies.enumerated().map { i, p in
+                makeReplay(policy: p, scenario: scenario, seed: run.seed, users: source.users, apps: source.apps,
+                           trace: i == 0 ? sink : nil)
+            }
+            try source.run(replays)
+            reports = replays.map { $0.finish() }
+        }
+        do {
+            if let db = input.db {
+                let store = try EventStore(path: db)
+                try store.withEvents { try drive(&$0) }
+            } else {
+                var source = try LogSource(paths: input.logs, skipInvalid: input.skipInvalid)
+                try drive(&source)
+                if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
+                skipped = Dictionary(uniqueKeysWithValues: source.skipped.map { ($0.key.rawValue, $0.value) })
+            }
+        } catch let e as LogError {
+            throw CLIError(e.description)
+        } catch let e as InputError {
+            throw CLIError(e.description)
+        }
+        if run.timing, let events = reports.first?.events {
+            let seconds = Self.seconds(clock.now - started)
+            printError("replayed \(events) events × \(policies.count) \(policies.count == 1 ? "policy" : "policies") in \(String(format: "%.2f", seconds)) s: \(Int(Double(events) / seconds)) events/s per policy pass, \(Int(Double(events * policies.count) / seconds)) policy-events/s")
+        }
+        return reports.map { var r = $0; r.skipped = skipped; return r }
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
+
+func parsePolicies(_ text: String) throws -> [any FetchPolicy] {
+    try text.split(separator: ",").map { name in
+        guard let p = PolicySpec.parse(String(name)) else {
+            throw CLIError("unknown policy '\(name)' (known: \(PolicySpec.known.joined(separator: ", ")))")
+        }
+        return p
+    }
+}

@@ -1,0 +1,67 @@
+/// What the engine knows of one app of one user; policies read it through ``UserView``.
+public struct AppState: Sendable {
+    public let id: Int32
+    public let settings: AppSettings
+    /// Start of the last fetch, `Int64.min` when there was none.
+    public internal(set) var lastFetchStart: Int64 = .min
+    public internal(set) var inFlight = false
+    /// Content time of the last completed refresh (a fetch's start, or an open), or `Int64.min`.
+    public internal(set) var refreshedAt: Int64 = .min
+    public internal(set) var lastOpen: Int64 = .min
+    public internal(set) var opens = 0
+    public internal(set) var fetches = 0
+    public internal(set) var newData = 0
+    public internal(set) var noData = 0
+    public internal(set) var failed = 0
+    public internal(set) var terminated = 0
+
+    /// The counterfactual with no background fetch at all: refreshed by opens only.
+    var openRefreshedAt: Int64 = .min
+    /// The server's update process, for the `updates` content model.
+    public internal(set) var updates: UpdateProcess?
+    /// The first content update after `refreshedAt` seen so far, or `Int64.min`.
+    var staleSince: Int64 = .min
+    var pendingStart: Int64 = .min
+    var pendingResult: FetchResult = .noData
+
+    init(id: Int32, settings: AppSettings, updates: UpdateProcess?) {
+        self.id = id
+        self.settings = settings
+        self.updates = updates
+    }
+
+    /// Whether content refreshed at `refreshed` is still fresh at `t`. For the `updates`
+    /// model the update process must have been advanced to `t`.
+    public func isFresh(refreshed: Int64, at t: Int64) -> Bool {
+        guard refreshed != .min else { return false }
+        switch settings.content {
+        case .window(let w): return t - refreshed <= w
+        case .updates: return refreshed >= (updates?.last ?? .min)
+        }
+    }
+
+    /// Moves the update process to `t`, noting when the content went stale.
+    mutating func advanceContent(to t: Int64) {
+        guard var p = updates, p.next <= t else { return }
+        while p.next <= t {
+            let u = p.step()
+            if staleSince == .min && u > refreshedAt { staleSince = u }
+        }
+        updates = p
+    }
+
+    /// Records a refresh whose content is as of `contentTime`; call after `advanceContent`.
+    mutating func refresh(contentTime: Int64) {
+        refreshedAt = max(refreshedAt, contentTime)
+        if let last = updates?.last, last > refreshedAt { staleSince = last } else { staleSince = .min }
+    }
+
+    /// How long content has been stale at `t`, for a stale open; nil when never refreshed.
+    func staleness(at t: Int64) -> Int64? {
+        guard refreshedAt != .min else { return nil }
+        switch settings.content {
+        case .window(let w): return max(0, t - refreshedAt - w)
+        case .updates: return staleSince == .min ? 0 : max(0, t - staleSince)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// A scheduling policy: at each decision point it looks at a read-only view of one user's
+/// device and apps and says which apps to fetch now; the engine performs the fetches and
+/// enforces every hard rule whatever the policy asks.
+///
+/// A policy value is configuration shared by all users; what it learns about one user lives
+/// in its `UserState`, which the engine keeps beside that user and hands back at every call.
+public protocol FetchPolicy: Sendable {
+    associatedtype UserState
+
+    /// The name shown in reports, e.g. `fixed:15m`.
+    var name: String { get }
+
+    /// How far past `now` the engine must show this policy the log, in milliseconds.
+    /// Zero for every real policy; only the oracle sees the future.
+    var lookahead: Int64 { get }
+
+    func makeState() -> UserState
+
+    /// Decides what to fetch at `point`. Appends app ids to `decision.fetches` and may set
+    /// `decision.wakeAt` to be called again at a moment of its choosing.
+    func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision)
+}
+
+extension FetchPolicy {
+    public var lookahead: Int64 { 0 }
+}
+
+/// Why the engine is asking.
+public enum DecisionPoint: Equatable, Sendable {
+    /// The periodic tick (scenario `engine.tick`).
+    case tick
+    /// A moment the policy asked for with `Decision.wakeAt`.
+    case timer
+    /// A wake opportunity: the device is awake anyway (screen_on, plugged, push, location).
+    case wake(EventKind)
+    /// The user just opened this app (it has refreshed itself).
+    case open(app: Int32)
+}
+
+/// What a policy wants done; reused between calls, so append rather than assign.
+public struct Decision: Sendable {
+    public var fetches: [Int32] = []
+    /// When to ask this policy again (replaces any earlier request), nil to leave it as it is.
+    public var wakeAt: Instant? = nil
+
+    public init() {}
+}

@@ -1,0 +1,68 @@
+/// Replays usage logs under one policy: routes each event to its user's simulator and, at the
+/// end, gathers the metrics per user, per local day and in total.
+///
+/// Memory grows with users and apps (and, for the oracle, its lookahead), not with log length.
+public final class Replay<P: FetchPolicy>: ReplayDriver {
+    let policy: P
+    let run: ReplayContext
+    let users: NameTable
+    private var simulators: [UserSimulator<P>?] = []
+    private var events = 0
+
+    /// - Parameters:
+    ///   - users, apps: the name tables the event source fills as it reads.
+    public init(policy: P, scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable,
+                trace: (any TraceSink)? = nil) {
+        self.policy = policy
+        self.users = users
+        self.run = ReplayContext(seed: seed, catalog: AppCatalog(scenario: scenario, names: apps), trace: trace)
+    }
+
+    public var policyName: String { policy.name }
+
+    /// Takes the next event; each user's events must come in time order.
+    public func consume(_ e: UsageEvent) {
+        events += 1
+        let u = Int(e.user)
+        if u >= simulators.count { simulators.append(contentsOf: repeatElement(nil, count: u - simulators.count + 1)) }
+        if let sim = simulators[u] {
+            sim.receive(e)
+        } else {
+            let sim = UserSimulator(user: e.user, name: users[e.user], policy: policy, run: run)
+            simulators[u] = sim
+            sim.receive(e)
+        }
+    }
+
+    public func finish() -> ReplayReport {
+        var perUser: [ReplayReport.UserRow] = []
+        var total = Tally()
+        for case let sim? in simulators {
+            let (tally, days) = sim.finish()
+            perUser.append(.init(user: users[sim.user], days: days, tally: tally))
+            total.merge(tally)
+        }
+        perUser.sort { $0.user < $1.user }
+        let perDay = run.days.keys.sorted().map { d in
+            ReplayReport.DayRow(date: LocalTime.dateText(day: d), users: run.days[d]!.users, tally: run.days[d]!.tally)
+        }
+        return ReplayReport(policy: policy.name, seed: run.seed, scenario: run.scenario, events: events,
+                            total: total, perUser: perUser, perDay: perDay)
+    }
+}
+
+/// A replay whose policy type is not known statically (`bench` runs several side by side).
+public protocol ReplayDriver: AnyObject {
+    var policyName: String { get }
+    func consume(_ e: UsageEvent)
+    func finish() -> ReplayReport
+}
+
+/// Makes a replay for any policy value.
+public func makeReplay(policy: any FetchPolicy, scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable,
+                       trace: (any TraceSink)? = nil) -> any ReplayDriver {
+    func open<Q: FetchPolicy>(_ q: Q) -> any ReplayDriver {
+        Replay(policy: q, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace)
+    }
+    return open(policy)
+}

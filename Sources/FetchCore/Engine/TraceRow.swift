@@ -1,0 +1,21 @@
+/// One fetch that ran, or one request the engine refused: a row of `replay --trace`.
+public struct TraceRow: Sendable {
+    public var user: Int32
+    public var app: Int32
+    public var start: Int64
+    public var offsetMinutes: Int16
+    public var unixForm: Bool
+    public var durationMs: Int64
+    /// nil for a refused request.
+    public var result: FetchResult?
+    public var network: Network
+    public var energyMicroJ: Int64
+    public var bytes: Int64
+    /// nil for a fetch that ran.
+    public var refusal: Refusal?
+}
+
+/// Receives trace rows as the replay makes them.
+public protocol TraceSink: AnyObject {
+    func record(_ row: TraceRow)
+}

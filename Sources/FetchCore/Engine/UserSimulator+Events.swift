@@ -1,0 +1,91 @@
+extension UserSimulator {
+    /// Runs one log event: context changes, wake opportunities and opens.
+    func process(_ e: UsageEvent) {
+        let t = e.time.millis
+        if origin == .min {
+            origin = t
+            now = t
+            offset = Int(e.offsetMinutes)
+            nextTick = (LocalTime.floorDiv(t, tickMs) + 1) * tickMs
+        }
+        advance(to: t)
+        now = t
+        if Int(e.offsetMinutes) != offset {
+            offset = Int(e.offsetMinutes)
+            dayEnd = .min  // recompute the local day at the new offset
+        }
+        rollDay(at: t)
+        dayHadEvent = true
+        unixForm = e.unixForm
+        switch e.kind {
+        case .open:
+            open(e.app)
+        case .network:
+            let before = context.network
+            context.apply(e)
+            if context.network != before { radioUntil = .min }
+        case .screenOn, .plugged, .push, .location:
+            context.apply(e)
+            wakeRadio()
+            decide(.wake(e.kind))
+        case .battery, .lowPower, .unplugged, .screenOff:
+            context.apply(e)
+        }
+    }
+
+    /// An open: measure its freshness, let it refresh the app, and offer a decision.
+    private func open(_ id: Int32) {
+        let i = appIndex(id)
+        apps[i].advanceContent(to: now)
+        let a = apps[i]
+        let fresh = a.isFresh(refreshed: a.refreshedAt, at: now)
+        let freshWithoutFetches = a.isFresh(refreshed: a.openRefreshedAt, at: now)
+        tally.opens += 1
+        if fresh {
+            tally.freshOpens += 1
+            if !freshWithoutFetches { tally.rescuedOpens += 1 }
+        } else if let stale = a.staleness(at: now) {
+            tally.staleness.record(seconds: stale / 1000)
+        }
+        apps[i].refresh(contentTime: now)
+        apps[i].openRefreshedAt = now
+        apps[i].lastOpen = now
+        apps[i].opens += 1
+        wakeRadio()
+        decide(.open(app: id))
+    }
+
+    /// The device is awake anyway: fetches starting within the radio's tail share its wake.
+    func wakeRadio() {
+        guard context.network != .none else { return }
+        if radioNetwork != context.network { radioUntil = .min }
+        radioNetwork = context.network
+        radioUntil = max(radioUntil, now + run.scenario.energy.radio(context.network).tail)
+    }
+
+    /// Starts a new local day when `t` is past the current one: budgets reset, tally closed.
+    func rollDay(at t: Int64) {
+        if t >= dayStart && t < dayEnd { return }
+        let d = LocalTime.day(t, offsetMinutes: offset)
+        if d != day {
+            closeDay()
+            day = d
+            energyToday = 0
+            cellularToday = 0
+        }
+        dayStart = LocalTime.start(ofDay: d, offsetMinutes: offset)
+        dayEnd = dayStart + Millis.day
+    }
+
+    /// Hands the day's tally to the run and the user's total.
+    func closeDay() {
+        guard day != .min, dayHadEvent || !tally.isEmpty else { return }
+        var entry = run.days[day] ?? (0, Tally())
+        if dayHadEvent { entry.users += 1; activeDays += 1 }
+        entry.tally.merge(tally)
+        run.days[day] = entry
+        total.merge(tally)
+        tally = Tally()
+        dayHadEvent = false
+    }
+}

@@ -1,0 +1,97 @@
+extension UserSimulator {
+    /// A policy asks to fetch `id` now: the engine checks every hard rule, then runs it.
+    func request(_ id: Int32) {
+        let i = appIndex(id)
+        let a = apps[i]
+        let network = context.network
+        let shared = now <= radioUntil && radioNetwork == network
+        if let refusal = refusal(a, network: network, sharedWake: shared) {
+            tally.refused[refusal.rawValue] += 1
+            run.trace?.record(TraceRow(user: user, app: id, start: now, offsetMinutes: Int16(offset), unixForm: unixForm,
+                                       durationMs: 0, result: nil, network: network, energyMicroJ: 0, bytes: 0,
+                                       refusal: refusal))
+            return
+        }
+        apps[i].advanceContent(to: now)
+        let hasNew: Bool
+        if case .updates = a.settings.content {
+            hasNew = (apps[i].updates?.last ?? .min) > apps[i].refreshedAt
+        } else {
+            hasNew = true
+        }
+        var rng = SplitMix64(seed: run.seed, userHash, run.catalog.hash(id), UInt64(bitPattern: now))
+        let draw = FetchDraw(profile: a.settings.profile, hasNewData: hasNew, rng: &rng)
+        let energy = run.scenario.energy.fetchMicroJ(ms: draw.runMs, bytes: draw.bytes, network: network, sharedWake: shared)
+        energyToday += energy
+        tally.energyMicroJ += energy
+        if network == .cellular {
+            cellularToday += draw.bytes
+            tally.cellularBytes += draw.bytes
+        } else {
+            tally.wifiBytes += draw.bytes
+        }
+        radioNetwork = network
+        radioUntil = max(shared ? radioUntil : .min, now + draw.runMs + run.scenario.energy.radio(network).tail)
+        audit(a, runMs: draw.runMs, network: network)
+        tally.fetches += 1
+        tally.count(draw.result)
+        apps[i].inFlight = true
+        apps[i].lastFetchStart = now
+        apps[i].fetches += 1
+        apps[i].pendingStart = now
+        apps[i].pendingResult = draw.result
+        sequence &+= 1
+        completions.insert(Moment(time: now + draw.runMs, sequence: sequence, app: Int32(i)))
+        run.trace?.record(TraceRow(user: user, app: id, start: now, offsetMinutes: Int16(offset), unixForm: unixForm,
+                                   durationMs: draw.runMs, result: draw.result, network: network,
+                                   energyMicroJ: energy, bytes: draw.bytes, refusal: nil))
+    }
+
+    /// The rule a request breaks, in the order of DESIGN.md, or nil when it may run.
+    ///
+    /// The budget check reserves the worst case (a fetch that runs to its deadline and moves its
+    /// full payload), since the system cannot know in advance how long a fetch will take.
+    private func refusal(_ a: AppState, network: Network, sharedWake: Bool) -> Refusal? {
+        if a.settings.interval == .never { return .never }
+        if a.inFlight { return .running }
+        if let blocker = context.blocker { return blocker }
+        let gap = a.settings.interval.minimumGap
+        if gap > 0 && a.lastFetchStart != .min && now - a.lastFetchStart < gap { return .interval }
+        let s = run.scenario
+        let worstBytes = max(a.settings.profile.bytes, a.settings.profile.noDataBytes)
+        let worst = s.energy.fetchMicroJ(ms: Millis.deadline, bytes: worstBytes, network: network, sharedWake: sharedWake)
+        if energyToday + worst > s.energyBudgetMicroJ { return .energyBudget }
+        if network == .cellular && cellularToday + worstBytes > s.cellularBudgetBytes { return .cellularBudget }
+        return nil
+    }
+
+    /// The engine's own check of every hard rule on a fetch it started, counted as violations.
+    private func audit(_ a: AppState, runMs: Int64, network: Network) {
+        if a.settings.interval == .never { tally.violations[HardRule.never.rawValue] += 1 }
+        let gap = a.settings.interval.minimumGap
+        if gap > 0 && a.lastFetchStart != .min && now - a.lastFetchStart < gap {
+            tally.violations[HardRule.interval.rawValue] += 1
+        }
+        if runMs > Millis.deadline { tally.violations[HardRule.deadline.rawValue] += 1 }
+        if energyToday > run.scenario.energyBudgetMicroJ || cellularToday > run.scenario.cellularBudgetBytes {
+            tally.violations[HardRule.budget.rawValue] += 1
+        }
+        if context.blocker != nil || network == .none { tally.violations[HardRule.context.rawValue] += 1 }
+    }
+
+    /// A fetch ends: one that reported newData or noData refreshes its app as of its start.
+    func complete(_ m: Moment) {
+        let i = Int(m.app)
+        apps[i].inFlight = false
+        let result = apps[i].pendingResult
+        switch result {
+        case .newData: apps[i].newData += 1
+        case .noData: apps[i].noData += 1
+        case .failed: apps[i].failed += 1
+        case .terminated: apps[i].terminated += 1
+        }
+        guard result.refreshes else { return }
+        apps[i].advanceContent(to: now)
+        apps[i].refresh(contentTime: apps[i].pendingStart)
+    }
+}

@@ -1,0 +1,156 @@
+import DequeModule
+import HeapModule
+
+/// The discrete-event simulation of one user's device under one policy.
+///
+/// Log events arrive in time order; between them the simulator runs its own moments (fetch
+/// completions, the periodic tick, the policy's timer) in order of (time, sequence number),
+/// completions first at equal times. No wall clock: time is the log's.
+final class UserSimulator<P: FetchPolicy> {
+    let user: Int32
+    let userHash: UInt64
+    let policy: P
+    var policyState: P.UserState
+    let run: ReplayContext
+    let tickMs: Int64
+
+    var context = DeviceContext()
+    var offset = 0
+    var unixForm = false
+    var now: Int64 = .min
+    var origin: Int64 = .min
+    var apps: [AppState] = []
+    var index: [Int32: Int32] = [:]
+
+    var completions = Heap<Moment>()
+    var sequence: UInt32 = 0
+    var nextTick: Int64 = .max
+    var wakeAt: Int64 = .max
+    var radioUntil: Int64 = .min
+    var radioNetwork: Network = .wifi
+
+    var day: Int64 = .min
+    var dayStart: Int64 = .max
+    var dayEnd: Int64 = .min
+    var energyToday: Int64 = 0
+    var cellularToday: Int64 = 0
+    var dayHadEvent = false
+    var tally = Tally()
+    var total = Tally()
+    var activeDays = 0
+    var events = 0
+
+    var lookaheadBuffer = Deque<UsageEvent>()
+    var batch: [UsageEvent] = []
+    var decision = Decision()
+
+    init(user: Int32, name: String, policy: P, run: ReplayContext) {
+        self.user = user
+        self.userHash = StableHash.of(name)
+        self.policy = policy
+        self.policyState = policy.makeState()
+        self.run = run
+        self.tickMs = run.scenario.tick
+    }
+
+    /// A completion, ordered by (time, sequence number): a heap gives no order among ties.
+    struct Moment: Comparable {
+        var time: Int64
+        var sequence: UInt32
+        var app: Int32
+
+        static func < (a: Moment, b: Moment) -> Bool {
+            a.time != b.time ? a.time < b.time : a.sequence < b.sequence
+        }
+    }
+
+    /// Takes the next log event of this user (events arrive in time order).
+    func receive(_ e: UsageEvent) {
+        events += 1
+        let ahead = policy.lookahead
+        if ahead == 0 {
+            stage(e)
+        } else {
+            lookaheadBuffer.append(e)
+            release(through: e.time.millis - ahead)
+        }
+    }
+
+    /// Ends the replay of this user at its last event; returns its total and active days.
+    func finish() -> (tally: Tally, days: Int) {
+        release(through: .max)
+        flushBatch()
+        closeDay()
+        return (total, activeDays)
+    }
+
+    /// Moves buffered events up to `limit` into the simulation; an event leaves the buffer only
+    /// after the instant before it has run, so the policy's `future` always starts right after.
+    private func release(through limit: Int64) {
+        while let first = lookaheadBuffer.first, first.time.millis <= limit {
+            if let b = batch.first, b.time != first.time { flushBatch() }
+            batch.append(lookaheadBuffer.removeFirst())
+        }
+    }
+
+    /// Collects events of one instant, so they run in canonical order, not the log's.
+    private func stage(_ e: UsageEvent) {
+        if let first = batch.first, first.time != e.time { flushBatch() }
+        batch.append(e)
+    }
+
+    private func flushBatch() {
+        if batch.count > 1 { batch.sort { $0.canonicallyPrecedes($1) } }
+        for e in batch { process(e) }
+        batch.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs every internal moment up to and including `t`.
+    func advance(to t: Int64) {
+        while true {
+            let done = completions.min?.time ?? .max
+            let moment = min(done, nextTick, wakeAt)
+            if moment > t { return }
+            now = moment
+            rollDay(at: moment)
+            if done == moment {
+                complete(completions.removeMin())
+            } else if wakeAt == moment {
+                wakeAt = .max
+                if nextTick == moment { nextTick += tickMs }
+                decide(.timer)
+            } else {
+                nextTick += tickMs
+                decide(.tick)
+            }
+        }
+    }
+
+    func decide(_ point: DecisionPoint) {
+        decision.fetches.removeAll(keepingCapacity: true)
+        decision.wakeAt = nil
+        let view = UserView(
+            now: Instant(millis: now), offsetMinutes: offset, context: context,
+            energyUsedToday: energyToday, cellularUsedToday: cellularToday, apps: apps,
+            future: lookaheadBuffer, catalog: run.catalog, index: index, seed: run.seed,
+            userHash: userHash, origin: origin)
+        policy.decide(point, view: view, state: &policyState, decision: &decision)
+        let asked = decision.fetches
+        for app in asked { request(app) }
+        if let w = decision.wakeAt { wakeAt = w.millis > now ? w.millis : .max }
+    }
+
+    /// The index of an app's state, made on first sight.
+    func appIndex(_ id: Int32) -> Int {
+        if let i = index[id] { return Int(i) }
+        let settings = run.catalog.settings(id)
+        var updates: UpdateProcess? = nil
+        if case .updates(let mean) = settings.content {
+            updates = UpdateProcess(seed: run.seed, userHash: userHash, appHash: run.catalog.hash(id),
+                                    origin: origin, meanGap: mean)
+        }
+        apps.append(AppState(id: id, settings: settings, updates: updates))
+        index[id] = Int32(apps.count - 1)
+        return apps.count - 1
+    }
+}

@@ -1,0 +1,59 @@
+/// Synthetic users with known habits, for tests, benchmarks and the bundled sample.
+///
+/// Each user is a ``Persona`` drawn from the seed: a morning checker, an hourly checker, a
+/// commuter, an evening reader, a weekend shift, some with a habit that moves half-way, with
+/// bursts of re-opens, screen_on shortly before each session, charging at night, Wi-Fi at home
+/// and work and cellular between. Days are produced one at a time, every user's events of that
+/// day in time order, so a log of any length is written in bounded memory.
+public struct SyntheticLog {
+    public let users: Int
+    public let days: Int
+    public let seed: UInt64
+    /// The first local day: Monday 2025-01-06.
+    public let firstDay = LocalTime.days(year: 2025, month: 1, day: 6)
+    private var personas: [Persona]
+
+    public init(users: Int, days: Int, seed: UInt64) {
+        self.users = users
+        self.days = days
+        self.seed = seed
+        personas = (0..<users).map { Persona(index: $0, seed: seed, days: days) }
+    }
+
+    public static func userName(_ index: Int) -> String { "user-\(LocalTime.pad(index + 1, 4))" }
+
+    /// Every user's events of day `day` (0-based), in time order.
+    public mutating func events(day: Int) -> [GeneratedEvent] {
+        var all: [GeneratedEvent] = []
+        for i in personas.indices {
+            all.append(contentsOf: personas[i].events(day: day, localDay: firstDay + Int64(day)))
+        }
+        all.sort { ($0.time, $0.user, $0.order) < ($1.time, $1.user, $1.order) }
+        return all
+    }
+
+    /// The canonical CSV of a whole log.
+    public static func csv(users: Int, days: Int, seed: UInt64) -> String {
+        var log = SyntheticLog(users: users, days: days, seed: seed)
+        var out = CSVLineParser.header + "\n"
+        for d in 0..<days { for e in log.events(day: d) { out += e.csvLine + "\n" } }
+        return out
+    }
+}
+
+/// One row of a synthetic log.
+public struct GeneratedEvent: Sendable {
+    public var time: Int64
+    public var offsetMinutes: Int16
+    public var user: Int32
+    /// Keeps a user's simultaneous events in the order they were made.
+    public var order: Int32
+    public var app: String
+    public var kind: EventKind
+    public var value: String
+
+    /// `timestamp,user,app,event,value`.
+    public var csvLine: String {
+        "\(LocalTime.isoText(time, offsetMinutes: Int(offsetMinutes))),\(SyntheticLog.userName(Int(user))),\(app),\(kind.logName),\(value)"
+    }
+}

@@ -1,0 +1,75 @@
+extension ReplayReport: Encodable {
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ s: String) { stringValue = s }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The totals sit at the top level under DESIGN.md's metric names; `perUser` and `perDay`
+    /// hold the same metrics per user and per local day.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(policy, forKey: Key("policy"))
+        try c.encode(seed, forKey: Key("seed"))
+        try c.encode(events, forKey: Key("events"))
+        try c.encode(perUser.count, forKey: Key("userCount"))
+        try c.encode(perDay.count, forKey: Key("dayCount"))
+        try c.encode(skipped.values.reduce(0, +), forKey: Key("skippedRows"))
+        var budgets = c.nestedContainer(keyedBy: Key.self, forKey: Key("budgets"))
+        try budgets.encode(joules(scenario.energyBudgetMicroJ), forKey: Key("energyJoulesPerDay"))
+        try budgets.encode(scenario.cellularBudgetBytes, forKey: Key("cellularBytesPerDay"))
+        try Self.encodeMetrics(total, into: &c)
+        var users = c.nestedUnkeyedContainer(forKey: Key("perUser"))
+        for row in perUser {
+            var u = users.nestedContainer(keyedBy: Key.self)
+            try u.encode(row.user, forKey: Key("user"))
+            try u.encode(row.days, forKey: Key("days"))
+            try Self.encodeMetrics(row.tally, into: &u)
+        }
+        var days = c.nestedUnkeyedContainer(forKey: Key("perDay"))
+        for row in perDay {
+            var d = days.nestedContainer(keyedBy: Key.self)
+            try d.encode(row.date, forKey: Key("date"))
+            try d.encode(row.users, forKey: Key("users"))
+            try d.encode(joules(scenario.energyBudgetMicroJ * Int64(row.users)), forKey: Key("energyBudgetJoules"))
+            try Self.encodeMetrics(row.tally, into: &d)
+        }
+    }
+
+    static func encodeMetrics(_ t: Tally, into c: inout KeyedEncodingContainer<Key>) throws {
+        try c.encode(t.opens, forKey: Key("opens"))
+        try c.encode(t.freshOpens, forKey: Key("freshOpens"))
+        try c.encode(round(t.opens == 0 ? 0 : Double(t.freshOpens) / Double(t.opens), 4), forKey: Key("freshRate"))
+        try c.encode(t.rescuedOpens, forKey: Key("rescuedOpens"))
+        try c.encode(t.opens - t.freshOpens, forKey: Key("staleOpens"))
+        var stale = c.nestedContainer(keyedBy: Key.self, forKey: Key("staleMinutes"))
+        try stale.encode(t.staleness.quantile(0.5).map { round($0 / 60, 1) }, forKey: Key("median"))
+        try stale.encode(t.staleness.quantile(0.9).map { round($0 / 60, 1) }, forKey: Key("p90"))
+        try c.encode(t.fetches, forKey: Key("fetches"))
+        var results = c.nestedContainer(keyedBy: Key.self, forKey: Key("results"))
+        try results.encode(t.newData, forKey: Key("newData"))
+        try results.encode(t.noData, forKey: Key("noData"))
+        try results.encode(t.failed, forKey: Key("failed"))
+        try results.encode(t.terminated, forKey: Key("terminated"))
+        let energy = joules(t.energyMicroJ)
+        try c.encode(energy, forKey: Key("energyJoules"))
+        try c.encode(t.cellularBytes, forKey: Key("cellularBytes"))
+        try c.encode(t.wifiBytes, forKey: Key("wifiBytes"))
+        try c.encode(round(t.fetches == 0 ? 0 : Double(t.rescuedOpens) / Double(t.fetches), 4), forKey: Key("rescuedPerFetch"))
+        try c.encode(round(energy == 0 ? 0 : Double(t.rescuedOpens) / energy, 5), forKey: Key("rescuedPerJoule"))
+        var violations = c.nestedContainer(keyedBy: Key.self, forKey: Key("violations"))
+        for rule in HardRule.allCases { try violations.encode(t.violationCount(rule), forKey: Key(rule.name)) }
+        var refused = c.nestedContainer(keyedBy: Key.self, forKey: Key("refused"))
+        for r in Refusal.allCases { try refused.encode(t.refusedCount(r), forKey: Key(r.key)) }
+    }
+}
+
+func joules(_ microJ: Int64) -> Double { round(Double(microJ) / 1_000_000, 3) }
+
+func round(_ x: Double, _ digits: Int) -> Double {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    return (x * scale).rounded() / scale
+}

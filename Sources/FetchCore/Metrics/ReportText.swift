@@ -1,0 +1,81 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Renders reports as JSON, a readable table, or a Markdown table.
+public enum ReportText {
+    /// Sorted keys and fixed rounding: same reports, same bytes.
+    public static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static let columns = ["policy", "opens", "fresh %", "rescued", "stale p50 min", "fetches", "failed+term",
+                          "energy J", "J/user-day", "cell MB", "rescued/fetch", "rescued/kJ", "violations", "refused"]
+
+    static func cells(_ r: ReplayReport) -> [String] {
+        let t = r.total
+        let energy = Double(t.energyMicroJ) / 1_000_000
+        let userDays = max(1, r.perUser.reduce(0) { $0 + $1.days })
+        return [
+            r.policy, "\(t.opens)", fixed(r.freshRate * 100, 1), "\(t.rescuedOpens)",
+            t.staleness.quantile(0.5).map { fixed($0 / 60, 1) } ?? "-", "\(t.fetches)", "\(t.failed + t.terminated)",
+            fixed(energy, 1), fixed(energy / Double(userDays), 1), fixed(Double(t.cellularBytes) / 1_000_000, 2),
+            fixed(t.fetches == 0 ? 0 : Double(t.rescuedOpens) / Double(t.fetches), 3),
+            fixed(energy == 0 ? 0 : Double(t.rescuedOpens) / energy * 1000, 2),
+            "\(r.violations)", "\(t.refused.wrappedSum())",
+        ]
+    }
+
+    /// One row per policy, columns aligned.
+    public static func table(_ reports: [ReplayReport]) -> String {
+        let rows = [columns] + reports.map(cells)
+        let widths = columns.indices.map { i in rows.map { $0[i].count }.max() ?? 0 }
+        return rows.map { row in
+            row.indices.map { i in
+                i == 0 ? row[i] + String(repeating: " ", count: widths[i] - row[i].count)
+                       : String(repeating: " ", count: widths[i] - row[i].count) + row[i]
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// The same table in Markdown, for READMEs and notes.
+    public static func markdown(_ reports: [ReplayReport]) -> String {
+        var lines = ["| " + columns.joined(separator: " | ") + " |",
+                     "|" + columns.indices.map { $0 == 0 ? "---" : "---:" }.joined(separator: "|") + "|"]
+        lines += reports.map { "| " + cells($0).joined(separator: " | ") + " |" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Per local day: opens, fresh share, rescued, fetches, energy against the budget.
+    public static func days(_ r: ReplayReport) -> String {
+        var out = "date        users  opens  fresh %  rescued  fetches  energy J  budget %\n"
+        for d in r.perDay {
+            let energy = Double(d.tally.energyMicroJ) / 1_000_000
+            let budget = Double(r.scenario.energyBudgetMicroJ * Int64(max(1, d.users))) / 1_000_000
+            let fresh = d.tally.opens == 0 ? 0 : Double(d.tally.freshOpens) / Double(d.tally.opens) * 100
+            out += [d.date, pad(d.users, 5), pad(d.tally.opens, 6), padText(fixed(fresh, 1), 7),
+                    pad(d.tally.rescuedOpens, 7), pad(d.tally.fetches, 7), padText(fixed(energy, 1), 8),
+                    padText(fixed(energy / budget * 100, 1), 8)].joined(separator: "  ") + "\n"
+        }
+        return out
+    }
+
+    static func pad(_ v: Int, _ w: Int) -> String { padText(String(v), w) }
+    static func padText(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
+
+    /// Fixed-point text without Foundation's locale-dependent formatting.
+    public static func fixed(_ x: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let n = Int64((abs(x) * scale).rounded())
+        let whole = n / Int64(scale), frac = n % Int64(scale)
+        let sign = x < 0 && n != 0 ? "-" : ""
+        guard digits > 0 else { return "\(sign)\(whole)" }
+        let f = String(frac)
+        return "\(sign)\(whole).\(String(repeating: "0", count: digits - f.count))\(f)"
+    }
+}

@@ -1,0 +1,48 @@
+/// Staleness of stale opens, in seconds, kept as a sparse histogram with two significant
+/// digits, so that medians and p90s merge exactly across users and days.
+///
+/// Hand-written rather than HdrHistogram: that one's fixed bucket array costs ~18 KB per
+/// histogram, and a replay keeps one per user and per day; this one costs per distinct bucket.
+public struct StalenessHistogram: Equatable, Sendable {
+    public private(set) var buckets: [Int32: Int64] = [:]
+    public private(set) var count: Int64 = 0
+
+    public init() {}
+
+    public mutating func record(seconds: Int64) {
+        buckets[Self.bucket(seconds), default: 0] += 1
+        count += 1
+    }
+
+    public mutating func merge(_ other: StalenessHistogram) {
+        for (b, c) in other.buckets { buckets[b, default: 0] += c }
+        count += other.count
+    }
+
+    /// The value (seconds, the bucket's middle) at quantile `q` in 0...1; nil when empty.
+    public func quantile(_ q: Double) -> Double? {
+        guard count > 0 else { return nil }
+        let rank = max(1, Int64((q * Double(count)).rounded(.up)))
+        var seen: Int64 = 0
+        for b in buckets.keys.sorted() {
+            seen += buckets[b]!
+            if seen >= rank { return Self.middle(b) }
+        }
+        return nil
+    }
+
+    static func bucket(_ s: Int64) -> Int32 {
+        if s < 100 { return Int32(max(0, s)) }
+        var scale: Int64 = 10, k: Int32 = 0
+        while s / scale >= 100 { scale *= 10; k += 1 }
+        return 100 + k * 90 + Int32(s / scale - 10)
+    }
+
+    static func middle(_ b: Int32) -> Double {
+        if b < 100 { return Double(b) }
+        let k = (b - 100) / 90, m = (b - 100) % 90 + 10
+        var scale = 10.0
+        for _ in 0..<k { scale *= 10 }
+        return (Double(m) + 0.5) * scale
+    }
+}

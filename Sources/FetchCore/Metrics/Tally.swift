@@ -1,0 +1,54 @@
+/// The raw counts of a replay for one user, one day, or a whole run.
+///
+/// All integers (energy in microjoules), so tallies merge to the same totals in any order.
+public struct Tally: Equatable, Sendable {
+    public var opens = 0
+    public var freshOpens = 0
+    public var rescuedOpens = 0
+    public var fetches = 0
+    public var newData = 0
+    public var noData = 0
+    public var failed = 0
+    public var terminated = 0
+    public var energyMicroJ: Int64 = 0
+    public var cellularBytes: Int64 = 0
+    public var wifiBytes: Int64 = 0
+    /// Refused requests, indexed by ``Refusal`` raw value.
+    public var refused = SIMD8<Int64>()
+    /// Hard-rule violations found by the engine's own audit, indexed by ``HardRule`` raw value.
+    public var violations = SIMD8<Int64>()
+    public var staleness = StalenessHistogram()
+
+    public init() {}
+
+    public var isEmpty: Bool { opens == 0 && fetches == 0 && refused == .zero }
+
+    public mutating func merge(_ o: Tally) {
+        opens += o.opens
+        freshOpens += o.freshOpens
+        rescuedOpens += o.rescuedOpens
+        fetches += o.fetches
+        newData += o.newData
+        noData += o.noData
+        failed += o.failed
+        terminated += o.terminated
+        energyMicroJ += o.energyMicroJ
+        cellularBytes += o.cellularBytes
+        wifiBytes += o.wifiBytes
+        refused &+= o.refused
+        violations &+= o.violations
+        staleness.merge(o.staleness)
+    }
+
+    mutating func count(_ result: FetchResult) {
+        switch result {
+        case .newData: newData += 1
+        case .noData: noData += 1
+        case .failed: failed += 1
+        case .terminated: terminated += 1
+        }
+    }
+
+    public func refusedCount(_ r: Refusal) -> Int64 { refused[r.rawValue] }
+    public func violationCount(_ r: HardRule) -> Int64 { violations[r.rawValue] }
+}

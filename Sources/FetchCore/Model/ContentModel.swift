@@ -1,0 +1,25 @@
+/// How an app's content changes on its server (DESIGN.md "Freshness").
+public enum ContentModel: Hashable, Sendable, CustomStringConvertible {
+    /// Content is updated continuously: fresh means refreshed within this many milliseconds.
+    case window(Int64)
+    /// The server publishes updates as a seeded Poisson process with this mean gap (ms).
+    case updates(Int64)
+
+    /// Parses `window:30m` or `updates:45m`.
+    public init?(text: String) {
+        if text.hasPrefix("window:"), let ms = DurationText.parse(String(text.dropFirst(7))), ms > 0 {
+            self = .window(ms)
+        } else if text.hasPrefix("updates:"), let ms = DurationText.parse(String(text.dropFirst(8))), ms > 0 {
+            self = .updates(ms)
+        } else {
+            return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .window(let ms): "window:\(DurationText.format(ms))"
+        case .updates(let ms): "updates:\(DurationText.format(ms))"
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// Turns the five fields of a log row into a ``UsageEvent``, interning user and app names.
+///
+/// Shared by the CSV and JSON Lines readers so both accept and reject exactly the same rows.
+public struct RowDecoder {
+    public let users: NameTable
+    public let apps: NameTable
+
+    public init(users: NameTable = NameTable(), apps: NameTable = NameTable()) {
+        self.users = users
+        self.apps = apps
+    }
+
+    public typealias Field = UnsafeBufferPointer<UInt8>
+
+    public func decode(timestamp: Field, user: Field, app: Field, event: Field, value: Field) throws(RowProblem) -> UsageEvent {
+        guard !timestamp.isEmpty else { throw RowProblem(.missingField, "missing field 'timestamp'") }
+        guard !user.isEmpty else { throw RowProblem(.missingField, "missing field 'user'") }
+        guard !event.isEmpty else { throw RowProblem(.missingField, "missing field 'event'") }
+        guard let kind = Self.kind(event) else {
+            throw RowProblem(.unknownEvent, "unknown event '\(String(decoding: event, as: UTF8.self))' (expected one of \(EventKind.allCases.map(\.logName).joined(separator: ", ")))")
+        }
+        let ts = try TimestampParser.parse(timestamp)
+        var e = UsageEvent(time: Instant(millis: ts.millis), user: users.id(bytes: user), kind: kind,
+                           offsetMinutes: ts.offsetMinutes, unixForm: ts.unixForm)
+        if kind.isAppEvent {
+            guard !app.isEmpty else { throw RowProblem(.missingField, "missing field 'app' for event '\(kind.logName)'") }
+            e.app = apps.id(bytes: app)
+        } else if !app.isEmpty {
+            throw RowProblem(.badValue, "event '\(kind.logName)' is a device event and must leave 'app' empty")
+        }
+        e.value = try Self.value(kind, value)
+        return e
+    }
+
+    static func kind(_ b: Field) -> EventKind? {
+        for k in EventKind.allCases where equals(b, k.logName) { return k }
+        return nil
+    }
+
+    static func value(_ kind: EventKind, _ v: Field) throws(RowProblem) -> Int16 {
+        let text = { String(decoding: v, as: UTF8.self) }
+        switch kind {
+        case .battery:
+            guard !v.isEmpty else { throw RowProblem(.missingField, "missing field 'value' for event 'battery' (a level 0-100)") }
+            var level = 0
+            for c in v {
+                guard c >= 48 && c <= 57, level <= 100 else { throw RowProblem(.badValue, "battery value '\(text())' is not a level 0-100") }
+                level = level * 10 + Int(c - 48)
+            }
+            guard level <= 100 else { throw RowProblem(.badValue, "battery value '\(text())' is not a level 0-100") }
+            return Int16(level)
+        case .network:
+            guard !v.isEmpty else { throw RowProblem(.missingField, "missing field 'value' for event 'network' (wifi, cellular or none)") }
+            for n in Network.allCases where equals(v, n.logName) { return n.rawValue }
+            throw RowProblem(.badValue, "network value '\(text())' is not wifi, cellular or none")
+        case .lowPower:
+            if equals(v, "on") { return 1 }
+            if equals(v, "off") { return 0 }
+            if v.isEmpty { throw RowProblem(.missingField, "missing field 'value' for event 'lowpower' (on or off)") }
+            throw RowProblem(.badValue, "lowpower value '\(text())' is not on or off")
+        case .push:
+            if equals(v, "silent") { return PushKind.silent.rawValue }
+            if equals(v, "alert") { return PushKind.alert.rawValue }
+            if v.isEmpty { throw RowProblem(.missingField, "missing field 'value' for event 'push' (silent or alert)") }
+            throw RowProblem(.badValue, "push value '\(text())' is not silent or alert")
+        case .open, .screenOn, .screenOff, .plugged, .unplugged, .location:
+            guard v.isEmpty else { throw RowProblem(.badValue, "event '\(kind.logName)' takes no value, got '\(text())'") }
+            return 0
+        }
+    }
+
+    @inline(__always)
+    static func equals(_ b: Field, _ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { u in u.count == b.count && u.elementsEqual(b) }
+    }
+}

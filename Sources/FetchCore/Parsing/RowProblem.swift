@@ -1,0 +1,30 @@
+/// Why a log row was rejected.
+public enum RowProblemKind: String, CaseIterable, Sendable {
+    case badTimestamp, unknownEvent, missingField, badValue, outOfOrder
+}
+
+/// A rejected log row: the kind of problem and a sentence saying what is wrong.
+public struct RowProblem: Error, Sendable {
+    public var kind: RowProblemKind
+    public var message: String
+
+    public init(_ kind: RowProblemKind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+}
+
+/// A log that cannot be read, at a file and line.
+public struct LogError: Error, CustomStringConvertible, Sendable {
+    public var file: String
+    public var line: Int
+    public var problem: RowProblem
+
+    public init(file: String, line: Int, problem: RowProblem) {
+        self.file = file
+        self.line = line
+        self.problem = problem
+    }
+
+    public var description: String { "\(file):\(line): \(problem.message)" }
+}

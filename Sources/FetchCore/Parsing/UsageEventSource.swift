@@ -1,0 +1,19 @@
+/// Where usage events come from (log files, the store), one at a time and, per user, in time
+/// order; names are interned in `users` and `apps` as they are read.
+public protocol UsageEventSource {
+    var users: NameTable { get }
+    var apps: NameTable { get }
+    mutating func next() throws -> UsageEvent?
+}
+
+extension UsageEventSource {
+    /// Feeds every event to every replay, in one pass over the input.
+    public mutating func run(_ replays: [any ReplayDriver]) throws {
+        if replays.count == 1 {
+            let only = replays[0]
+            while let e = try next() { only.consume(e) }
+        } else {
+            while let e = try next() { for r in replays { r.consume(e) } }
+        }
+    }
+}

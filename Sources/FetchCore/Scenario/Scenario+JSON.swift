@@ -1,0 +1,172 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension Scenario {
+    /// Reads a scenario file's JSON. Every field is optional and falls back to `base`
+    /// (DESIGN.md's defaults); unknown fields and invalid values are errors naming the field.
+    public static func parse(json bytes: [UInt8], base: Scenario = .default) throws(ScenarioError) -> Scenario {
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        } catch {
+            throw ScenarioError(field: "", problem: "not valid JSON (\(error))")
+        }
+        var s = base
+        var top = try ObjectReader(root, path: "")
+        if var battery = try top.object("battery") {
+            s.batteryWh = try battery.number("capacityWh", above: 0) ?? s.batteryWh
+            try battery.finish()
+        }
+        if var energy = try top.object("energy") {
+            s.energy.processingWatts = try energy.number("processingWatts", atLeast: 0) ?? s.energy.processingWatts
+            s.energy.wifi = try radio(&energy, "wifi", base: s.energy.wifi)
+            s.energy.cellular = try radio(&energy, "cellular", base: s.energy.cellular)
+            try energy.finish()
+        }
+        var percent: Double? = nil
+        if var budgets = try top.object("budgets") {
+            percent = try budgets.number("energyPercentPerDay", above: 0)
+            if let joules = try budgets.number("energyJoulesPerDay", above: 0) {
+                if percent != nil {
+                    throw ScenarioError(field: "budgets.energyJoulesPerDay", problem: "give energyJoulesPerDay or energyPercentPerDay, not both")
+                }
+                s.energyBudgetMicroJ = Int64((joules * 1_000_000).rounded())
+            }
+            if let bytes = try budgets.whole("cellularBytesPerDay") { s.cellularBudgetBytes = bytes }
+            try budgets.finish()
+        }
+        if let percent { s.energyBudgetMicroJ = Int64((s.batteryWh * 3600 * percent / 100 * 1_000_000).rounded()) }
+        if var engine = try top.object("engine") {
+            if let tick = try engine.duration("tick") {
+                guard tick >= Millis.second else { throw ScenarioError(field: "engine.tick", problem: "must be at least 1s") }
+                s.tick = tick
+            }
+            try engine.finish()
+        }
+        if var apps = try top.object("apps") {
+            if var d = try apps.object("default") {
+                s.defaultApp = try appSettings(&d, base: s.defaultApp)
+            }
+            for name in apps.remainingKeys {
+                guard var a = try apps.object(name) else { continue }
+                s.apps[name] = try appSettings(&a, base: s.defaultApp)
+            }
+        }
+        try top.finish()
+        return s
+    }
+
+    private static func radio(_ r: inout ObjectReader, _ key: String, base: RadioModel) throws(ScenarioError) -> RadioModel {
+        guard var o = try r.object(key) else { return base }
+        var m = base
+        m.wakeJoules = try o.number("wakeJoules", atLeast: 0) ?? m.wakeJoules
+        m.joulesPerMB = try o.number("joulesPerMB", atLeast: 0) ?? m.joulesPerMB
+        m.tail = try o.duration("tail") ?? m.tail
+        try o.finish()
+        return m
+    }
+
+    private static func appSettings(_ o: inout ObjectReader, base: AppSettings) throws(ScenarioError) -> AppSettings {
+        var a = base
+        if let text = try o.string("interval") {
+            guard let v = FetchInterval(text: text) else {
+                throw o.error("interval", "expected never, minimum or custom:<duration> such as custom:2h, got '\(text)'")
+            }
+            a.interval = v
+        }
+        if let text = try o.string("content") {
+            guard let v = ContentModel(text: text) else {
+                throw o.error("content", "expected window:<duration> or updates:<duration> such as window:30m, got '\(text)'")
+            }
+            a.content = v
+        }
+        if var p = try o.object("profile") {
+            a.profile.durationMedian = try p.duration("durationMedian") ?? a.profile.durationMedian
+            a.profile.durationP95 = try p.duration("durationP95") ?? a.profile.durationP95
+            a.profile.bytes = try p.whole("bytes") ?? a.profile.bytes
+            a.profile.noDataBytes = try p.whole("noDataBytes") ?? a.profile.noDataBytes
+            if let rate = try p.number("failureRate", atLeast: 0) {
+                guard rate <= 1 else { throw p.error("failureRate", "must be between 0 and 1, got \(rate)") }
+                a.profile.failureRate = rate
+            }
+            guard a.profile.durationMedian > 0 else { throw p.error("durationMedian", "must be more than 0") }
+            guard a.profile.durationP95 >= a.profile.durationMedian else {
+                throw p.error("durationP95", "must be at least durationMedian")
+            }
+            try p.finish()
+        }
+        try o.finish()
+        return a
+    }
+}
+
+/// Reads one JSON object field by field, remembering which keys were used.
+struct ObjectReader {
+    private var fields: [String: JSONValue]
+    private var used: Set<String> = []
+    let path: String
+
+    init(_ value: JSONValue, path: String) throws(ScenarioError) {
+        guard case .object(let fields) = value else {
+            throw ScenarioError(field: path, problem: "expected an object, got \(value.typeName)")
+        }
+        self.fields = fields
+        self.path = path
+    }
+
+    func error(_ key: String, _ problem: String) -> ScenarioError {
+        ScenarioError(field: path.isEmpty ? key : "\(path).\(key)", problem: problem)
+    }
+
+    var remainingKeys: [String] { fields.keys.filter { !used.contains($0) }.sorted() }
+
+    private mutating func take(_ key: String) -> JSONValue? {
+        used.insert(key)
+        return fields[key]
+    }
+
+    mutating func object(_ key: String) throws(ScenarioError) -> ObjectReader? {
+        guard let v = take(key) else { return nil }
+        return try ObjectReader(v, path: path.isEmpty ? key : "\(path).\(key)")
+    }
+
+    mutating func string(_ key: String) throws(ScenarioError) -> String? {
+        guard let v = take(key) else { return nil }
+        guard case .string(let s) = v else { throw error(key, "expected a string, got \(v.typeName)") }
+        return s
+    }
+
+    mutating func number(_ key: String, atLeast low: Double) throws(ScenarioError) -> Double? {
+        guard let v = take(key) else { return nil }
+        guard case .number(let n) = v, n.isFinite else { throw error(key, "expected a number, got \(v.typeName)") }
+        guard n >= low else { throw error(key, "must be at least \(low), got \(n)") }
+        return n
+    }
+
+    mutating func number(_ key: String, above low: Double) throws(ScenarioError) -> Double? {
+        guard let n = try number(key, atLeast: low) else { return nil }
+        guard n > low else { throw error(key, "must be more than \(low), got \(n)") }
+        return n
+    }
+
+    mutating func whole(_ key: String) throws(ScenarioError) -> Int64? {
+        guard let n = try number(key, atLeast: 0) else { return nil }
+        guard n == n.rounded(), n < 9e15 else { throw error(key, "expected a whole number, got \(n)") }
+        return Int64(n)
+    }
+
+    mutating func duration(_ key: String) throws(ScenarioError) -> Int64? {
+        guard let text = try string(key) else { return nil }
+        guard let ms = DurationText.parse(text) else {
+            throw error(key, "expected a duration such as 500ms, 30s, 15m or 2h, got '\(text)'")
+        }
+        return ms
+    }
+
+    func finish() throws(ScenarioError) {
+        if let unknown = remainingKeys.first { throw error(unknown, "unknown field") }
+    }
+}

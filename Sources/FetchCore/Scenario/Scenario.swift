@@ -1,0 +1,58 @@
+/// The defaults a usage log does not carry: energy model, budgets, and per app the fetch
+/// interval, content model and fetch profile (DESIGN.md "Inputs").
+public struct Scenario: Hashable, Sendable {
+    public var batteryWh: Double
+    public var energy: EnergyModel
+    /// Daily energy budget per device, in microjoules.
+    public var energyBudgetMicroJ: Int64
+    /// Daily cellular data budget per device, in bytes.
+    public var cellularBudgetBytes: Int64
+    /// The engine's periodic decision tick, in milliseconds.
+    public var tick: Int64
+    /// Settings for apps the scenario does not name.
+    public var defaultApp: AppSettings
+    /// Settings by app name.
+    public var apps: [String: AppSettings]
+
+    public init(batteryWh: Double, energy: EnergyModel, energyBudgetMicroJ: Int64, cellularBudgetBytes: Int64,
+                tick: Int64, defaultApp: AppSettings, apps: [String: AppSettings] = [:]) {
+        self.batteryWh = batteryWh
+        self.energy = energy
+        self.energyBudgetMicroJ = energyBudgetMicroJ
+        self.cellularBudgetBytes = cellularBudgetBytes
+        self.tick = tick
+        self.defaultApp = defaultApp
+        self.apps = apps
+    }
+
+    public func settings(forApp name: String) -> AppSettings { apps[name] ?? defaultApp }
+
+    /// DESIGN.md's defaults; `data/scenarios/default.json` says the same.
+    public static let `default` = Scenario(
+        batteryWh: 12,
+        energy: EnergyModel(
+            processingWatts: 1.0,
+            wifi: RadioModel(wakeJoules: 1.5, joulesPerMB: 1.0, tail: 2 * Millis.second),
+            cellular: RadioModel(wakeJoules: 12.0, joulesPerMB: 4.0, tail: 10 * Millis.second)),
+        energyBudgetMicroJ: 864_000_000,
+        cellularBudgetBytes: 20_000_000,
+        tick: 15 * Millis.minute,
+        defaultApp: AppSettings(
+            interval: .minimum,
+            content: .window(30 * Millis.minute),
+            profile: FetchProfile(durationMedian: 2 * Millis.second, durationP95: 8 * Millis.second,
+                                  bytes: 150_000, noDataBytes: 2_000, failureRate: 0.02)))
+}
+
+/// One app's interval, content model and fetch profile.
+public struct AppSettings: Hashable, Sendable {
+    public var interval: FetchInterval
+    public var content: ContentModel
+    public var profile: FetchProfile
+
+    public init(interval: FetchInterval, content: ContentModel, profile: FetchProfile) {
+        self.interval = interval
+        self.content = content
+        self.profile = profile
+    }
+}

@@ -1,0 +1,107 @@
+import FetchCore
+import GRDB
+import GRDBSQLite
+
+/// What one ingest did.
+public struct IngestStats: Sendable {
+    public var read = 0
+    public var inserted = 0
+    /// Rows the store already held (the same log ingested again).
+    public var duplicates: Int { read - inserted }
+}
+
+extension EventStore {
+    /// Stores every event of `source` in one transaction: all of it, or nothing when a bad row
+    /// stops the read. Rows already stored are left as they are.
+    ///
+    /// Binds go straight to SQLite's statement handle: the benchmark in README shows it ~3× the
+    /// speed of GRDB's argument binding on this hot path.
+    public func ingest<S: UsageEventSource>(_ source: inout S) throws -> IngestStats {
+        var stats = IngestStats()
+        try pool.write { db in
+            var names = NameIDs(db: db)
+            let insert = try db.makeStatement(sql: """
+                INSERT OR IGNORE INTO events (ts, user, kind, app, value, occurrence, utcOffset, unixForm)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            let h = insert.sqliteStatement
+            let connection = db.sqliteConnection
+            var occurrences = Occurrences()
+            while let e = try source.next() {
+                let user = try names.user(e.user, source.users, db)
+                let app = e.app < 0 ? 0 : try names.app(e.app, source.apps, db)
+                sqlite3_bind_int64(h, 1, e.time.millis)
+                sqlite3_bind_int64(h, 2, user)
+                sqlite3_bind_int64(h, 3, Int64(e.kind.rawValue))
+                sqlite3_bind_int64(h, 4, app)
+                sqlite3_bind_int64(h, 5, Int64(e.value))
+                sqlite3_bind_int64(h, 6, Int64(occurrences.next(e)))
+                sqlite3_bind_int64(h, 7, Int64(e.offsetMinutes))
+                sqlite3_bind_int64(h, 8, e.unixForm ? 1 : 0)
+                let rc = sqlite3_step(h)
+                sqlite3_reset(h)
+                guard rc == SQLITE_DONE else {
+                    throw InputError("store '\(path)': insert failed: \(String(cString: sqlite3_errmsg(connection)))")
+                }
+                stats.read += 1
+                stats.inserted += Int(sqlite3_changes(connection))
+            }
+        }
+        return stats
+    }
+}
+
+/// Maps a source's interned ids to the store's, adding names the store does not have yet.
+struct NameIDs {
+    private var users: [String: Int64] = [:]
+    private var apps: [String: Int64] = [:]
+    private var userIDs: [Int64] = []
+    private var appIDs: [Int64] = []
+
+    init(db: Database) {
+        users = Dictionary(uniqueKeysWithValues: (try? Row.fetchAll(db, sql: "SELECT name, id FROM users"))?.map { ($0[0] as String, $0[1] as Int64) } ?? [])
+        apps = Dictionary(uniqueKeysWithValues: (try? Row.fetchAll(db, sql: "SELECT name, id FROM apps"))?.map { ($0[0] as String, $0[1] as Int64) } ?? [])
+    }
+
+    mutating func user(_ id: Int32, _ table: NameTable, _ db: Database) throws -> Int64 {
+        if Int(id) < userIDs.count { return userIDs[Int(id)] }
+        while userIDs.count <= Int(id) {
+            userIDs.append(try Self.id(table[Int32(userIDs.count)], in: "users", &users, db))
+        }
+        return userIDs[Int(id)]
+    }
+
+    mutating func app(_ id: Int32, _ table: NameTable, _ db: Database) throws -> Int64 {
+        if Int(id) < appIDs.count { return appIDs[Int(id)] }
+        while appIDs.count <= Int(id) {
+            appIDs.append(try Self.id(table[Int32(appIDs.count)], in: "apps", &apps, db))
+        }
+        return appIDs[Int(id)]
+    }
+
+    private static func id(_ name: String, in table: String, _ known: inout [String: Int64], _ db: Database) throws -> Int64 {
+        if let id = known[name] { return id }
+        try db.execute(sql: "INSERT INTO \(table) (name) VALUES (?)", arguments: [name])
+        known[name] = db.lastInsertedRowID
+        return db.lastInsertedRowID
+    }
+}
+
+/// Counts identical rows of one user at one instant, so that each keeps its own key.
+struct Occurrences {
+    private var instant: [Int64] = []
+    private var seen: [[UInt64]] = []
+
+    mutating func next(_ e: UsageEvent) -> Int {
+        let u = Int(e.user)
+        while instant.count <= u { instant.append(.min); seen.append([]) }
+        if instant[u] != e.time.millis {
+            instant[u] = e.time.millis
+            seen[u].removeAll(keepingCapacity: true)
+        }
+        let key = UInt64(e.kind.rawValue) << 48 | UInt64(UInt32(bitPattern: e.app)) << 16 | UInt64(UInt16(bitPattern: e.value))
+        let n = seen[u].reduce(0) { $0 + ($1 == key ? 1 : 0) }
+        seen[u].append(key)
+        return n
+    }
+}

@@ -1,0 +1,53 @@
+import FetchCore
+import GRDB
+
+/// The SQLite store of usage events (GRDB, WAL).
+///
+/// Events are keyed by (time, user, kind, app, value, occurrence) in a WITHOUT ROWID table, so
+/// the same row ingested twice is stored once, and a scan in key order is a replay in time
+/// order. `occurrence` tells apart identical rows of one log at the same instant.
+public final class EventStore: Sendable {
+    public let pool: DatabasePool
+    public let path: String
+
+    public init(path: String) throws {
+        self.path = path
+        do {
+            pool = try DatabasePool(path: path)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw InputError("cannot open the store '\(path)': \(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+                CREATE TABLE apps (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+                CREATE TABLE events (
+                    ts INTEGER NOT NULL,          -- milliseconds since the Unix epoch, UTC
+                    user INTEGER NOT NULL REFERENCES users(id),
+                    kind INTEGER NOT NULL,        -- FetchCore.EventKind raw value
+                    app INTEGER NOT NULL,         -- apps.id, 0 for device events
+                    value INTEGER NOT NULL,       -- battery level, network, on/off, push kind
+                    occurrence INTEGER NOT NULL,  -- nth identical row at this instant
+                    utcOffset INTEGER NOT NULL,   -- the user's UTC offset, minutes
+                    unixForm INTEGER NOT NULL,    -- 1 when the log gave Unix seconds
+                    PRIMARY KEY (ts, user, kind, app, value, occurrence)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return m
+    }
+
+    /// How many events, users and apps the store holds.
+    public func counts() throws -> (events: Int, users: Int, apps: Int) {
+        try pool.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM apps") ?? 0)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import FetchCore
+
+/// The events of one log file, canonical CSV or JSON Lines (by extension `.jsonl`/`.ndjson`,
+/// or a first line that starts with `{`).
+final class LogFileSource {
+    let path: String
+    private let reader: LineReader
+    private var csv: CSVLineParser
+    private let json: JSONLineParser
+    private var isJSON = false
+    private var started = false
+
+    init(path: String, decoder: RowDecoder) throws(InputError) {
+        self.path = path
+        reader = try LineReader(path: path)
+        csv = CSVLineParser(decoder: decoder)
+        json = JSONLineParser(decoder: decoder)
+        isJSON = path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson")
+    }
+
+    var line: Int { reader.lineNumber }
+
+    /// The next event; a bad row throws its problem, and the caller may skip it and go on.
+    func next() throws(RowProblem) -> UsageEvent? {
+        var result: Result<UsageEvent?, RowProblem> = .success(nil)
+        while true {
+            let more = reader.next { (line: UnsafeBufferPointer<UInt8>) in
+                result = Result { () throws(RowProblem) -> UsageEvent? in try self.parse(line) }
+            }
+            guard more else { return nil }
+            if case .success(nil) = result { continue }  // blank line or header
+            return try result.get()
+        }
+    }
+
+    private func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> UsageEvent? {
+        if !started {
+            started = true
+            if line.first == UInt8(ascii: "{") { isJSON = true }
+            if !isJSON {
+                try CSVLineParser.checkHeader(line)
+                return nil
+            }
+        }
+        return isJSON ? try json.parse(line) : try csv.parse(line)
+    }
+}

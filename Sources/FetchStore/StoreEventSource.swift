@@ -1,0 +1,54 @@
+import FetchCore
+import GRDB
+import GRDBSQLite
+
+/// The store's events in time order, read straight off SQLite's statement in key order.
+public struct StoreEventSource: UsageEventSource {
+    public let users = NameTable()
+    public let apps = NameTable()
+    private let statement: Statement
+    private var userIDs: [Int64: Int32] = [:]
+    private var appIDs: [Int64: Int32] = [:]
+
+    init(db: Database, user: String? = nil) throws {
+        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM users ORDER BY id") {
+            userIDs[row[0]] = users.id(row[1] as String)
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM apps ORDER BY id") {
+            appIDs[row[0]] = apps.id(row[1] as String)
+        }
+        let filter = user == nil ? "" : "WHERE user = (SELECT id FROM users WHERE name = ?)"
+        statement = try db.makeStatement(sql: """
+            SELECT ts, user, kind, app, value, utcOffset, unixForm FROM events \(filter)
+            ORDER BY ts, user, kind, app, value, occurrence
+            """)
+        if let user { try statement.setArguments([user]) }
+    }
+
+    public mutating func next() throws -> UsageEvent? {
+        let h = statement.sqliteStatement
+        let rc = sqlite3_step(h)
+        if rc == SQLITE_DONE { return nil }
+        guard rc == SQLITE_ROW else { throw InputError("store read failed (SQLite code \(rc))") }
+        guard let kind = EventKind(rawValue: UInt8(sqlite3_column_int64(h, 2))),
+              let user = userIDs[sqlite3_column_int64(h, 1)] else {
+            throw InputError("store holds an event it cannot read")
+        }
+        let appID = sqlite3_column_int64(h, 3)
+        return UsageEvent(time: Instant(millis: sqlite3_column_int64(h, 0)), user: user,
+                          app: appID == 0 ? -1 : (appIDs[appID] ?? -1), kind: kind,
+                          value: Int16(truncatingIfNeeded: sqlite3_column_int64(h, 4)),
+                          offsetMinutes: Int16(truncatingIfNeeded: sqlite3_column_int64(h, 5)),
+                          unixForm: sqlite3_column_int64(h, 6) != 0)
+    }
+}
+
+extension EventStore {
+    /// Calls `body` with the stored events (of one user, or all) in time order.
+    public func withEvents<R>(user: String? = nil, _ body: (inout StoreEventSource) throws -> R) throws -> R {
+        try pool.read { db in
+            var source = try StoreEventSource(db: db, user: user)
+            return try body(&source)
+        }
+    }
+}

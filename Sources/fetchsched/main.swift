@@ -1,0 +1,3 @@
+import FetchCLI
+
+FetchSched.main()

@@ -1,0 +1,101 @@
+import FetchCore
+import Foundation
+import Testing
+
+/// The command line end to end, through the built binary.
+struct CommandTests {
+    static let sample = Fetchsched.root.appendingPathComponent("data/sample.csv").path
+    static let scenario = Fetchsched.root.appendingPathComponent("data/scenarios/default.json").path
+
+    func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+    @Test func benchPrintsOneObjectPerPolicyWithTheMetricsAtTheTop() throws {
+        let r = try Fetchsched.run(["bench", Self.sample, "--scenario", Self.scenario,
+                                    "--policies", "none,fixed:15m,fixed:60m,oracle", "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        let rows = try #require(try json(r.out) as? [[String: Any]])
+        #expect(rows.map { $0["policy"] as? String } == ["none", "fixed:15m", "fixed:60m", "oracle"])
+        let keys = ["opens", "freshOpens", "freshRate", "rescuedOpens", "staleMinutes", "fetches", "results",
+                    "energyJoules", "cellularBytes", "wifiBytes", "budgets", "violations", "perUser", "perDay"]
+        for row in rows {
+            for k in keys { #expect(row[k] != nil, "missing \(k)") }
+            let violations = try #require(row["violations"] as? [String: Int])
+            #expect(violations.count == 5 && violations.values.allSatisfy { $0 == 0 })
+        }
+        #expect(rows[0]["fetches"] as? Int == 0 && rows[0]["rescuedOpens"] as? Int == 0)
+        let rates = rows.map { $0["freshRate"] as! Double }
+        #expect(rates[3] == rates.max()!)
+    }
+
+    @Test func replayJSONIsOneObjectAndTheSameBytesEveryRun() throws {
+        let args = ["replay", Self.sample, "--policy", "oracle", "--format", "json", "--seed", "7"]
+        let a = try Fetchsched.run(args), b = try Fetchsched.run(args)
+        #expect(a.status == 0)
+        #expect(try json(a.out) is [String: Any])
+        #expect(a.out == b.out)
+    }
+
+    @Test func aBadRowExitsNonZeroNamingFileAndLine() throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/bad.csv"
+        try "timestamp,user,app,event,value\n2025-01-06T07:00:00Z,u,a,open,\n2025-01-06T07:00:00,u,a,open,\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try Fetchsched.run(["replay", path])
+        #expect(r.status != 0)
+        #expect(r.err.contains("\(path):3: timestamp '2025-01-06T07:00:00' has no UTC offset"))
+        let skipped = try Fetchsched.run(["replay", path, "--skip-invalid", "--format", "json"])
+        #expect(skipped.status == 0)
+        #expect(skipped.err.contains("skipped invalid rows: badTimestamp 1"))
+    }
+
+    @Test func aBadScenarioNamesTheField() throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/s.json"
+        try #"{"apps": {"default": {"interval": "hourly"}}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try Fetchsched.run(["replay", Self.sample, "--scenario", path])
+        #expect(r.status != 0)
+        #expect(r.err.contains("apps.default.interval"))
+    }
+
+    @Test func theTraceHasOneRowPerFetchAndPerRefusal() throws {
+        let dir = Fetchsched.temp()
+        let trace = dir + "/trace.csv"
+        let r = try Fetchsched.run(["replay", Self.sample, "--policy", "fixed:15m", "--trace", trace, "--format", "json"])
+        #expect(r.status == 0)
+        let report = try #require(try json(r.out) as? [String: Any])
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "user,app,start,durationSeconds,result,network,energyJoules,bytes,refusedBy")
+        let refused = (report["refused"] as! [String: Int]).values.reduce(0, +)
+        #expect(lines.count - 1 == (report["fetches"] as! Int) + refused)
+        #expect(lines.contains { $0.hasSuffix(",budget-energy") })
+    }
+
+    @Test func ingestThenReplayFromTheStoreMatchesTheFile() throws {
+        let dir = Fetchsched.temp()
+        let db = dir + "/events.sqlite"
+        let first = try Fetchsched.run(["ingest", Self.sample, "--db", db])
+        #expect(first.status == 0 && first.out.contains("already stored"), "\(first.err)")
+        let again = try Fetchsched.run(["ingest", Self.sample, "--db", db])
+        #expect(again.out.contains(": 0 new"))
+        let fromDB = try Fetchsched.run(["bench", "--db", db, "--format", "json"])
+        let fromFile = try Fetchsched.run(["bench", Self.sample, "--format", "json"])
+        #expect(fromDB.status == 0 && fromDB.out == fromFile.out)
+    }
+
+    @Test func generateIsRepeatableAndTheSampleIsItsOutput() throws {
+        let dir = Fetchsched.temp()
+        let out = dir + "/g.csv"
+        let r = try Fetchsched.run(["generate", "--users", "8", "--days", "10", "--seed", "1", "--out", out])
+        #expect(r.status == 0)
+        #expect(FileManager.default.contents(atPath: out) == FileManager.default.contents(atPath: Self.sample))
+    }
+
+    @Test func theBundledDefaultScenarioIsDESIGNsDefaults() throws {
+        let bytes = try #require(FileManager.default.contents(atPath: Self.scenario))
+        #expect(try Scenario.parse(json: Array(bytes)) == .default)
+    }
+
+    @Test func unknownPoliciesAndMissingInputsAreRefused() throws {
+        #expect(try Fetchsched.run(["bench", Self.sample, "--policies", "none,sometimes"]).err.contains("unknown policy 'sometimes'"))
+        #expect(try Fetchsched.run(["replay"]).status != 0)
+    }
+}

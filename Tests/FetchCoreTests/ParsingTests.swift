@@ -1,0 +1,78 @@
+import FetchCore
+import Testing
+
+/// Log rows: what is accepted, and what each rejection says.
+struct ParsingTests {
+    func parse(_ line: String) throws(RowProblem) -> UsageEvent? {
+        var parser = CSVLineParser(decoder: RowDecoder())
+        var bytes = Array(line.utf8)
+        return try bytes.withUnsafeMutableBufferPointer { (b) throws(RowProblem) in try parser.parse(UnsafeBufferPointer(b)) }
+    }
+
+    func problem(_ line: String) -> RowProblem? {
+        do { _ = try parse(line); return nil } catch { return error }
+    }
+
+    @Test func isoTimestampsKeepTheirOffset() throws {
+        let e = try #require(try parse("2023-12-11T00:50:36.479+01:00,u,com.a,open,"))
+        #expect(e.time.millis == 1_702_252_236_479)
+        #expect(e.offsetMinutes == 60)
+        #expect(LocalTime.isoText(e.time.millis, offsetMinutes: 60) == "2023-12-11T00:50:36.479+01:00")
+    }
+
+    @Test(arguments: [("2023-12-10T23:50:36Z", 0), ("2023-12-10T18:50:36-05:00", -300), ("2023-12-11T05:20:36+0530", 330)])
+    func isoOffsetsAreMinutesEastOfUTC(text: String, offset: Int) throws {
+        let e = try #require(try parse("\(text),u,,screen_on,"))
+        #expect(e.time.millis == 1_702_252_236_000)
+        #expect(Int(e.offsetMinutes) == offset)
+    }
+
+    @Test func unixSecondsAreUTC() throws {
+        let e = try #require(try parse("1702252236.5,u,,battery,55"))
+        #expect(e.time.millis == 1_702_252_236_500 && e.unixForm && e.value == 55)
+    }
+
+    @Test func quotedFieldsAndCRLFAreAccepted() throws {
+        let e = try #require(try parse("1702252236,\"u, the first\",\"com.\"\"a\"\"\",open,\r"))
+        #expect(e.kind == .open)
+    }
+
+    @Test(arguments: [
+        ("2023-12-11 00:50:36,u,a,open,", RowProblemKind.badTimestamp, "no UTC offset"),
+        ("2023-13-11T00:50:36Z,u,a,open,", .badTimestamp, "not a valid date"),
+        ("yesterday,u,a,open,", .badTimestamp, "neither ISO-8601 nor Unix"),
+        ("1702252236,u,a,opened,", .unknownEvent, "unknown event 'opened'"),
+        ("1702252236,u,,open,", .missingField, "missing field 'app'"),
+        ("1702252236,,a,open,", .missingField, "missing field 'user'"),
+        ("1702252236,u,a,open", .missingField, "expected 5 fields"),
+        ("1702252236,u,,battery,101", .badValue, "not a level 0-100"),
+        ("1702252236,u,,network,5g", .badValue, "not wifi, cellular or none"),
+        ("1702252236,u,,lowpower,", .missingField, "missing field 'value'"),
+        ("1702252236,u,a,screen_on,", .badValue, "must leave 'app' empty"),
+        ("1702252236,u,a,push,loud", .badValue, "not silent or alert"),
+    ])
+    func badRowsAreRejectedWithTheirReason(line: String, kind: RowProblemKind, says: String) {
+        let p = problem(line)
+        #expect(p?.kind == kind)
+        #expect(p?.message.contains(says) == true, "\(p?.message ?? "accepted")")
+    }
+
+    @Test func theHeaderIsChecked() {
+        var ok = Array(CSVLineParser.header.utf8), bad = Array("time,user,app,event,value".utf8)
+        #expect(throws: Never.self) { try ok.withUnsafeMutableBufferPointer { (b) throws(RowProblem) in try CSVLineParser.checkHeader(UnsafeBufferPointer(b)) } }
+        #expect(throws: RowProblem.self) { try bad.withUnsafeMutableBufferPointer { (b) throws(RowProblem) in try CSVLineParser.checkHeader(UnsafeBufferPointer(b)) } }
+    }
+
+    @Test func jsonLinesAcceptTheSameFields() throws {
+        let parser = JSONLineParser(decoder: RowDecoder())
+        func parse(_ s: String) throws(RowProblem) -> UsageEvent? {
+            var b = Array(s.utf8)
+            return try b.withUnsafeMutableBufferPointer { (p) throws(RowProblem) in try parser.parse(UnsafeBufferPointer(p)) }
+        }
+        let e = try #require(try parse(#"{"timestamp":1702252236.25,"user":"u","app":null,"event":"battery","value":40}"#))
+        #expect(e.time.millis == 1_702_252_236_250 && e.value == 40 && e.app == -1)
+        let o = try #require(try parse(#"{"timestamp":"2023-12-11T00:50:36+01:00","user":"u","app":"a","event":"open"}"#))
+        #expect(o.kind == .open && o.offsetMinutes == 60)
+        #expect(throws: RowProblem.self) { try parse(#"{"timestamp":1,"user":"u","event":"open","colour":"red"}"#) }
+    }
+}

@@ -1,0 +1,69 @@
+import FetchCore
+import FetchTesting
+import Testing
+
+/// What the built-in policies do, and how they rank on logs with known habits.
+struct PolicyTests {
+    func generated(users: Int = 6, days: Int = 5) -> (ArraySource, NameTable, NameTable) {
+        let users_ = NameTable(), apps = NameTable()
+        let decoder = RowDecoder(users: users_, apps: apps)
+        var parser = CSVLineParser(decoder: decoder)
+        var events: [UsageEvent] = []
+        for line in SyntheticLog.csv(users: users, days: days, seed: 5).split(separator: "\n").dropFirst() {
+            var b = Array(line.utf8)
+            if let e = try! b.withUnsafeMutableBufferPointer({ (p) throws(RowProblem) in try parser.parse(UnsafeBufferPointer(p)) }) { events.append(e) }
+        }
+        return (ArraySource(events: events, users: users_, apps: apps), users_, apps)
+    }
+
+    func bench(_ names: [String]) -> [String: ReplayReport] {
+        var (source, users, apps) = generated()
+        let replays = names.map { makeReplay(policy: PolicySpec.parse($0)!, scenario: .default, seed: 1, users: users, apps: apps) }
+        try! source.run(replays)
+        return Dictionary(uniqueKeysWithValues: zip(names, replays.map { $0.finish() }))
+    }
+
+    @Test func noneFetchesNothingAndTheOracleIsBest() {
+        let r = bench(["none", "fixed:15m", "fixed:60m", "oracle"])
+        #expect(r["none"]!.total.fetches == 0 && r["none"]!.total.rescuedOpens == 0)
+        for name in ["none", "fixed:15m", "fixed:60m"] {
+            #expect(r["oracle"]!.freshRate > r[name]!.freshRate, "\(name)")
+            #expect(r["oracle"]!.total.rescuedOpens > r[name]!.total.rescuedOpens)
+        }
+        for report in r.values { #expect(report.violations == 0) }
+    }
+
+    @Test func fixedFetchesEveryUsedAppOnItsGrid() {
+        var log = LogBuilder()
+        log.open("news", at: "07:05")
+        log.open("mail", at: "07:06")
+        log.open("news", at: "08:20")
+        let trace = RecordingTrace()
+        _ = log.replay(FixedPolicy(period: 30 * Millis.minute), trace: trace)
+        let starts = trace.rows.map { LocalTime.clockText($0.start, offsetMinutes: 0) }
+        #expect(starts == ["07:30", "07:30", "08:00", "08:00"])
+    }
+
+    @Test func theOracleFetchesJustBeforeAStaleOpen() throws {
+        var log = LogBuilder()
+        log.add(.screenOn, at: "00:00:01")
+        log.open("news", at: "07:30")
+        let trace = RecordingTrace()
+        let r = log.replay(OraclePolicy(), trace: trace)
+        #expect(r.total.rescuedOpens == 1)
+        let start = try #require(trace.rows.first).start
+        #expect(log.time("07:30").millis - start == Scenario.default.defaultApp.profile.durationP95 + Millis.second)
+    }
+
+    @Test func theOracleWaitsOutAContextThatForbidsFetching() throws {
+        var log = LogBuilder()
+        log.add(.lowPower, value: 1, at: "07:25")
+        log.add(.lowPower, value: 0, at: "07:29:59")
+        log.open("news", at: "07:30")
+        log.add(.screenOn, at: "00:00:01")
+        let trace = RecordingTrace()
+        _ = log.replay(OraclePolicy(), trace: trace)
+        let start = try #require(trace.rows.first).start
+        #expect(start == log.time("07:25").millis - 1)
+    }
+}

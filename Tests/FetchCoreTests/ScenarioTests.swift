@@ -1,0 +1,57 @@
+import FetchCore
+import Testing
+
+struct ScenarioTests {
+    func parse(_ json: String) throws(ScenarioError) -> Scenario { try Scenario.parse(json: Array(json.utf8)) }
+
+    @Test func anEmptyScenarioIsDESIGNsDefaults() throws {
+        let s = try parse("{}")
+        #expect(s == .default)
+        #expect(s.energyBudgetMicroJ == 864_000_000)  // 2% of 12 Wh
+    }
+
+    @Test func appsOverrideTheDefaultFieldByField() throws {
+        let s = try parse(#"""
+            {"apps": {"default": {"interval": "custom:2h"},
+                      "com.news": {"content": "updates:45m", "profile": {"bytes": 5000}}}}
+            """#)
+        #expect(s.defaultApp.interval == .custom(2 * Millis.hour))
+        let news = s.settings(forApp: "com.news")
+        #expect(news.interval == .custom(2 * Millis.hour))
+        #expect(news.content == .updates(45 * Millis.minute))
+        #expect(news.profile.bytes == 5000 && news.profile.noDataBytes == 2000)
+    }
+
+    @Test func theEnergyBudgetFollowsTheBatteryPercentage() throws {
+        #expect(try parse(#"{"battery":{"capacityWh":10},"budgets":{"energyPercentPerDay":3}}"#).energyBudgetMicroJ == 1_080_000_000)
+        #expect(try parse(#"{"budgets":{"energyJoulesPerDay":500}}"#).energyBudgetMicroJ == 500_000_000)
+    }
+
+    @Test(arguments: [
+        (#"{"budget": {}}"#, "budget", "unknown field"),
+        (#"{"apps": {"default": {"profile": {"bytez": 1}}}}"#, "apps.default.profile.bytez", "unknown field"),
+        (#"{"apps": {"x": {"interval": "sometimes"}}}"#, "apps.x.interval", "expected never, minimum or custom"),
+        (#"{"apps": {"x": {"content": "window:soon"}}}"#, "apps.x.content", "expected window"),
+        (#"{"apps": {"default": {"profile": {"failureRate": 2}}}}"#, "apps.default.profile.failureRate", "between 0 and 1"),
+        (#"{"budgets": {"cellularBytesPerDay": -1}}"#, "budgets.cellularBytesPerDay", "at least"),
+        (#"{"engine": {"tick": 900}}"#, "engine.tick", "expected a string"),
+        (#"{"energy": {"wifi": {"tail": "2 seconds"}}}"#, "energy.wifi.tail", "expected a duration"),
+    ])
+    func badFieldsAreNamed(json: String, field: String, says: String) {
+        do {
+            _ = try parse(json)
+            Issue.record("accepted \(json)")
+        } catch {
+            #expect(error.field == field)
+            #expect(error.problem.contains(says), "\(error)")
+        }
+    }
+
+    @Test func durationsReadAndWriteBack() {
+        for (text, ms) in [("500ms", Int64(500)), ("30s", 30_000), ("15m", 900_000), ("1.5h", 5_400_000), ("2d", 172_800_000)] {
+            #expect(DurationText.parse(text) == ms)
+        }
+        #expect(DurationText.parse("15") == nil && DurationText.parse("m") == nil && DurationText.parse("-5m") == nil)
+        #expect(DurationText.format(90_000) == "90s" && DurationText.format(3_600_000) == "1h")
+    }
+}

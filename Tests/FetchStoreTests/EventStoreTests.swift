@@ -1,0 +1,80 @@
+import FetchCore
+import FetchStore
+import FetchTesting
+import Testing
+
+/// The SQLite store: round trip, idempotent ingest, replay from the store equals replay from
+/// the files, and a failed ingest leaves nothing.
+struct EventStoreTests {
+    func fileEvents(_ path: String) throws -> [String] {
+        var source = try LogSource(paths: [path])
+        var out: [String] = []
+        while let e = try source.next() { out.append(describe(e, source.users, source.apps)) }
+        return out
+    }
+
+    func describe(_ e: UsageEvent, _ users: NameTable, _ apps: NameTable) -> String {
+        "\(e.time.millis) \(users[e.user]) \(e.app < 0 ? "-" : apps[e.app]) \(e.kind) \(e.value) \(e.offsetMinutes) \(e.unixForm)"
+    }
+
+    @Test func ingestRoundTripsEveryEvent() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let log = dir.file("g.csv", SyntheticLog.csv(users: 4, days: 3, seed: 2))
+        let store = try EventStore(path: dir.path + "/s.sqlite")
+        var source = try LogSource(paths: [log])
+        let stats = try store.ingest(&source)
+        #expect(stats.inserted == stats.read)
+        let stored = try store.withEvents { s in
+            var out: [String] = []
+            while let e = try s.next() { out.append(describe(e, s.users, s.apps)) }
+            return out
+        }
+        // The store lists simultaneous events by key, the file in its own order.
+        #expect(stored.sorted() == (try fileEvents(log)).sorted())
+    }
+
+    @Test func ingestingTheSameFileTwiceStoresNothingTwice() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let log = dir.file("g.csv", SyntheticLog.csv(users: 3, days: 2, seed: 4) + "2025-01-08T23:59:00+01:00,user-0001,,screen_on,\n2025-01-08T23:59:00+01:00,user-0001,,screen_on,\n")
+        let store = try EventStore(path: dir.path + "/s.sqlite")
+        var first = try LogSource(paths: [log])
+        let a = try store.ingest(&first)
+        var second = try LogSource(paths: [log])
+        let b = try store.ingest(&second)
+        #expect(a.inserted == a.read)  // the two identical rows are two events
+        #expect(b.read == a.read && b.inserted == 0)
+        #expect(try store.counts().events == a.read)
+    }
+
+    @Test func aBadRowLeavesTheStoreAsItWas() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let log = dir.file("bad.csv", SyntheticLog.csv(users: 2, days: 1, seed: 4) + "2025-01-07T10:00:00Z,u,a,opened,\n")
+        let store = try EventStore(path: dir.path + "/s.sqlite")
+        var source = try LogSource(paths: [log])
+        #expect(throws: LogError.self) { try store.ingest(&source) }
+        #expect(try store.counts().events == 0)
+        #expect(try store.counts().users == 0)
+    }
+
+    @Test(arguments: ["fixed:15m", "oracle"])
+    func replayFromTheStoreEqualsReplayFromTheFile(policy: String) throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let log = dir.file("g.csv", SyntheticLog.csv(users: 5, days: 4, seed: 8))
+        let store = try EventStore(path: dir.path + "/s.sqlite")
+        var ingest = try LogSource(paths: [log])
+        _ = try store.ingest(&ingest)
+        func run<S: UsageEventSource>(_ s: inout S) throws -> String {
+            let r = makeReplay(policy: PolicySpec.parse(policy)!, scenario: .default, seed: 3, users: s.users, apps: s.apps)
+            try s.run([r])
+            return try ReportText.json(r.finish())
+        }
+        var file = try LogSource(paths: [log])
+        let fromFile = try run(&file)
+        let fromStore = try store.withEvents { try run(&$0) }
+        #expect(fromFile == fromStore)
+    }
+}
