@@ -2,7 +2,7 @@
 /// end, gathers the metrics per user, per local day and in total.
 ///
 /// Memory grows with users and apps (and, for the oracle, its lookahead), not with log length.
-public final class Replay<P: FetchPolicy>: ReplayDriver {
+public final class Replay<P: FetchPolicy> {
     let policy: P
     let run: ReplayContext
     let users: NameTable
@@ -52,17 +52,32 @@ public final class Replay<P: FetchPolicy>: ReplayDriver {
 }
 
 /// A replay whose policy type is not known statically (`bench` runs several side by side).
-public protocol ReplayDriver: AnyObject {
-    var policyName: String { get }
-    func consume(_ e: UsageEvent)
-    func finish() -> ReplayReport
+///
+/// It holds closures made where the policy type is concrete, so the per-event path runs code
+/// specialized for that policy: calling a generic class through a protocol existential would
+/// run its unspecialized generic code, several times slower.
+public final class ReplayDriver {
+    public let policyName: String
+    public let consume: (UsageEvent) -> Void
+    public let finish: () -> ReplayReport
+
+    init<P: FetchPolicy>(_ replay: Replay<P>) {
+        policyName = replay.policyName
+        consume = { replay.consume($0) }
+        finish = { replay.finish() }
+    }
 }
 
 /// Makes a replay for any policy value.
 public func makeReplay(policy: any FetchPolicy, scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable,
-                       trace: (any TraceSink)? = nil) -> any ReplayDriver {
-    func open<Q: FetchPolicy>(_ q: Q) -> any ReplayDriver {
-        Replay(policy: q, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace)
+                       trace: (any TraceSink)? = nil) -> ReplayDriver {
+    func open<Q: FetchPolicy>(_ q: Q) -> ReplayDriver {
+        ReplayDriver(Replay(policy: q, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace))
     }
-    return open(policy)
+    switch policy {
+    case let p as NonePolicy: return open(p)
+    case let p as FixedPolicy: return open(p)
+    case let p as OraclePolicy: return open(p)
+    default: return open(policy)
+    }
 }

@@ -77,11 +77,13 @@ extension UserSimulator {
         dayEnd = dayStart + Millis.day
     }
 
-    /// Hands the day's tally to the run and the user's total.
+    /// Hands the day's tally to the run and the user's total. A day counts for the user when it
+    /// had a log event or a fetch or refusal (the budget is spent on event-less days too).
     func closeDay() {
         guard day != .min, dayHadEvent || !tally.isEmpty else { return }
         var entry = run.days[day] ?? (0, Tally())
-        if dayHadEvent { entry.users += 1; activeDays += 1 }
+        entry.users += 1
+        activeDays += 1
         entry.tally.merge(tally)
         run.days[day] = entry
         total.merge(tally)

@@ -2,14 +2,14 @@
 public struct ReplayReport: Sendable {
     public struct UserRow: Sendable {
         public var user: String
-        /// Local days with at least one log event.
+        /// Local days with a log event, a fetch or a refused request.
         public var days: Int
         public var tally: Tally
     }
 
     public struct DayRow: Sendable {
         public var date: String
-        /// Users with at least one log event that day.
+        /// Users with a log event, a fetch or a refused request that day.
         public var users: Int
         public var tally: Tally
     }

@@ -32,8 +32,10 @@ public struct RowDecoder {
         return e
     }
 
+    static let kinds = EventKind.allCases.map { (Array($0.logName.utf8), $0) }
+
     static func kind(_ b: Field) -> EventKind? {
-        for k in EventKind.allCases where equals(b, k.logName) { return k }
+        for (name, k) in kinds where name.count == b.count && name.elementsEqual(b) { return k }
         return nil
     }
 

@@ -8,7 +8,7 @@ public protocol UsageEventSource {
 
 extension UsageEventSource {
     /// Feeds every event to every replay, in one pass over the input.
-    public mutating func run(_ replays: [any ReplayDriver]) throws {
+    public mutating func run(_ replays: [ReplayDriver]) throws {
         if replays.count == 1 {
             let only = replays[0]
             while let e = try next() { only.consume(e) }

@@ -13,11 +13,12 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
     public init(seed: UInt64) { state = seed }
 
-    /// A stream derived from a seed and any number of stable keys.
-    public init(seed: UInt64, _ keys: UInt64...) {
-        var s = seed
-        for k in keys { s = Self.mix(s ^ Self.mix(k &+ 0x9E37_79B9_7F4A_7C15)) }
-        state = s
+    /// A stream derived from a seed and up to three stable keys.
+    @inlinable
+    public init(seed: UInt64, _ a: UInt64, _ b: UInt64 = 0, _ c: UInt64 = 0) {
+        var s = Self.mix(seed ^ Self.mix(a &+ 0x9E37_79B9_7F4A_7C15))
+        s = Self.mix(s ^ Self.mix(b &+ 0x9E37_79B9_7F4A_7C15))
+        state = Self.mix(s ^ Self.mix(c &+ 0x9E37_79B9_7F4A_7C15))
     }
 
     @inlinable

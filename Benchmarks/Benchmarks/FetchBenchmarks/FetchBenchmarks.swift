@@ -1,0 +1,51 @@
+import Benchmark
+import FetchCore
+import FetchStore
+import FetchTesting
+import Foundation
+
+/// Parsing, ingest and replay on a generated log of 200 users × 7 days (~170k events).
+let benchmarks: @Sendable () -> Void = {
+    let users = 200, days = 7
+    let dir = NSTemporaryDirectory() + "fetchsched-bench-\(getpid())"
+    try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let logPath = dir + "/log.csv"
+    let csv = SyntheticLog.csv(users: users, days: days, seed: 1)
+    try! csv.write(toFile: logPath, atomically: true, encoding: .utf8)
+    var counting = try! LogSource(paths: [logPath])
+    var events: [UsageEvent] = []
+    while let e = try! counting.next() { events.append(e) }
+    let eventCount = events.count
+    let bytes = csv.utf8.count
+
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput, .mallocCountTotal],
+                                           maxDuration: .seconds(5), maxIterations: 20)
+
+    // Each iteration is one whole pass: MB/s = size / wall clock, events/s = events / wall clock.
+    Benchmark("parse CSV \(bytes / 1_000_000) MB") { _ in
+        var source = try! LogSource(paths: [logPath])
+        var n = 0
+        while (try! source.next()) != nil { n += 1 }
+        blackHole(n)
+    }
+
+    Benchmark("ingest \(eventCount) events", configuration: .init(maxIterations: 5)) { benchmark in
+        let db = dir + "/bench-\(UUID().uuidString).sqlite"
+        let store = try! EventStore(path: db)
+        var source = ArraySource(events: events, users: counting.users, apps: counting.apps)
+        benchmark.startMeasurement()
+        blackHole(try! store.ingest(&source))
+        benchmark.stopMeasurement()
+        try? FileManager.default.removeItem(atPath: db)
+    }
+
+    for policy in ["fixed:15m", "oracle"] {
+        Benchmark("replay \(policy), \(eventCount) events") { _ in
+            var source = ArraySource(events: events, users: counting.users, apps: counting.apps)
+            let replay = makeReplay(policy: PolicySpec.parse(policy)!, scenario: .default, seed: 1,
+                                    users: counting.users, apps: counting.apps)
+            try! source.run([replay])
+            blackHole(replay.finish())
+        }
+    }
+}
