@@ -14,6 +14,8 @@ public struct AppState: Sendable {
     public internal(set) var noData = 0
     public internal(set) var failed = 0
     public internal(set) var terminated = 0
+    /// Whether the app's last completed fetch hit its deadline.
+    public internal(set) var lastFetchWasTerminated = false
 
     /// The counterfactual with no background fetch at all: refreshed by opens only.
     var openRefreshedAt: Int64 = .min

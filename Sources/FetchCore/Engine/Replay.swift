@@ -78,6 +78,9 @@ public func makeReplay(policy: any FetchPolicy, scenario: Scenario, seed: UInt64
     case let p as NonePolicy: return open(p)
     case let p as FixedPolicy: return open(p)
     case let p as OraclePolicy: return open(p)
+    case let p as AdaptivePolicy: return open(p)
+    case let p as IOSPolicy: return open(p)
+    case let p as AndroidPolicy: return open(p)
     default: return open(policy)
     }
 }

@@ -84,6 +84,7 @@ extension UserSimulator {
         let i = Int(m.app)
         apps[i].inFlight = false
         let result = apps[i].pendingResult
+        apps[i].lastFetchWasTerminated = result == .terminated
         switch result {
         case .newData: apps[i].newData += 1
         case .noData: apps[i].noData += 1

@@ -126,15 +126,17 @@ final class UserSimulator<P: FetchPolicy> {
         }
     }
 
+    func makeView() -> UserView {
+        UserView(now: Instant(millis: now), offsetMinutes: offset, context: context,
+                 energyUsedToday: energyToday, cellularUsedToday: cellularToday, apps: apps,
+                 future: lookaheadBuffer, catalog: run.catalog, index: index, seed: run.seed,
+                 userHash: userHash, origin: origin)
+    }
+
     func decide(_ point: DecisionPoint) {
         decision.fetches.removeAll(keepingCapacity: true)
         decision.wakeAt = nil
-        let view = UserView(
-            now: Instant(millis: now), offsetMinutes: offset, context: context,
-            energyUsedToday: energyToday, cellularUsedToday: cellularToday, apps: apps,
-            future: lookaheadBuffer, catalog: run.catalog, index: index, seed: run.seed,
-            userHash: userHash, origin: origin)
-        policy.decide(point, view: view, state: &policyState, decision: &decision)
+        policy.decide(point, view: makeView(), state: &policyState, decision: &decision)
         let asked = decision.fetches
         for app in asked { request(app) }
         if let w = decision.wakeAt { wakeAt = w.millis > now ? w.millis : .max }

@@ -1,0 +1,46 @@
+/// What the model knows of one app of one user: under 1 KB, whatever the history.
+public struct AppHabit: Sendable, Equatable {
+    /// Weighted session-first opens per time-of-week bin (quarter-hour, weekday or weekend).
+    public internal(set) var opens = [Float](repeating: 0, count: UsageModel.bins)
+    /// Weighted session-first opens, all bins.
+    public internal(set) var sessionOpens: Float = 0
+    /// Weighted opens of any kind (re-opens included).
+    public internal(set) var allOpens: Float = 0
+    /// Of the session-first opens in sessions that began with screen_on: those that came at
+    /// least ``UsageModel/usableLead`` after it (a fetch started at screen_on can finish) …
+    public internal(set) var late: Float = 0
+    /// … and those that came sooner.
+    public internal(set) var early: Float = 0
+    /// The apps opened next (within ten minutes), at most ``UsageModel/maxSuccessors``.
+    public internal(set) var successors: [Successor] = []
+    public internal(set) var lastOpen: Int64 = .min
+    public internal(set) var openCount = 0
+
+    public init() {}
+
+    public struct Successor: Sendable, Equatable {
+        public var app: Int32
+        public var weight: Float
+    }
+
+    /// Counts `app` as opened next; a full table gives the lightest entry's place to it
+    /// (space-saving), so the table keeps the heavy successors at a bounded size.
+    mutating func follow(with app: Int32, weight: Float) {
+        if let i = successors.firstIndex(where: { $0.app == app }) {
+            successors[i].weight += weight
+        } else if successors.count < UsageModel.maxSuccessors {
+            successors.append(Successor(app: app, weight: weight))
+        } else if let i = successors.indices.min(by: { successors[$0].weight < successors[$1].weight }) {
+            successors[i] = Successor(app: app, weight: successors[i].weight + weight)
+        }
+    }
+
+    mutating func scale(by f: Float) {
+        for i in opens.indices { opens[i] *= f }
+        sessionOpens *= f
+        allOpens *= f
+        late *= f
+        early *= f
+        for i in successors.indices { successors[i].weight *= f }
+    }
+}

@@ -1,0 +1,66 @@
+extension UsageModel {
+    /// Learns from one log event of the user, seen at the user's UTC offset.
+    public mutating func observe(_ e: UsageEvent) {
+        events += 1
+        let t = e.time.millis
+        let w = weight(at: t)
+        countSlots(until: t, offsetMinutes: Int(e.offsetMinutes), weight: w)
+        switch e.kind {
+        case .screenOn:
+            startSession(at: t, offsetMinutes: Int(e.offsetMinutes), byScreen: true, weight: w)
+            lastScreenOn = t
+        case .open:
+            open(e.app, at: t, offsetMinutes: Int(e.offsetMinutes), weight: w)
+        default:
+            break
+        }
+    }
+
+    /// Counts the quarter-hours the clock has entered as observed.
+    private mutating func countSlots(until t: Int64, offsetMinutes: Int, weight w: Float) {
+        let slot = Self.slot(t, offsetMinutes: offsetMinutes)
+        if lastSlot == .min || slot <= lastSlot {
+            lastSlot = max(lastSlot, slot)
+            if exposure.allSatisfy({ $0 == 0 }) { exposure[Self.bin(slot: slot)] += w }
+            return
+        }
+        // A gap of weeks adds each bin at most twice: the log was not observing then anyway.
+        let week = Int64(7 * Self.binsPerDay)
+        for s in max(lastSlot + 1, slot - 2 * week + 1)...slot { exposure[Self.bin(slot: s)] += w }
+        lastSlot = slot
+    }
+
+    private mutating func startSession(at t: Int64, offsetMinutes: Int, byScreen: Bool, weight w: Float) {
+        sessionStart = t
+        sessionByScreen = byScreen
+        sessionApps.removeAll(keepingCapacity: true)
+        sessions[Self.bin(slot: Self.slot(t, offsetMinutes: offsetMinutes))] += w
+        if byScreen { screenSessions += w }
+    }
+
+    private mutating func open(_ app: Int32, at t: Int64, offsetMinutes: Int, weight w: Float) {
+        let quiet = lastOpenTime == .min || t - lastOpenTime > Self.sessionGap
+        let screenQuiet = lastScreenOn == .min || t - lastScreenOn > Self.sessionGap
+        if sessionStart == .min || (quiet && screenQuiet) {
+            startSession(at: t, offsetMinutes: offsetMinutes, byScreen: false, weight: w)
+        }
+        var habit = apps[app] ?? AppHabit()
+        if !sessionApps.contains(app) {
+            sessionApps.append(app)
+            habit.opens[Self.bin(slot: Self.slot(sessionStart, offsetMinutes: offsetMinutes))] += w
+            habit.sessionOpens += w
+            if sessionByScreen {
+                if t - sessionStart >= Self.usableLead { habit.late += w } else { habit.early += w }
+            }
+        }
+        habit.allOpens += w
+        habit.lastOpen = t
+        habit.openCount += 1
+        apps[app] = habit
+        if lastOpenApp >= 0 && lastOpenApp != app && t - lastOpenTime <= Self.successorWindow {
+            apps[lastOpenApp]?.follow(with: app, weight: w)
+        }
+        lastOpenApp = app
+        lastOpenTime = t
+    }
+}

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension UsageModel {
+    /// Probability that a session starting at `t` includes an open of `app`: the app's share of
+    /// sessions in this time-of-week bin, shrunk toward its share over all bins.
+    public func sessionProbability(_ app: Int32, at t: Int64, offsetMinutes: Int) -> Double {
+        guard let h = apps[app] else { return 0 }
+        let allSessions = sessions.reduce(0, +)
+        guard allSessions > 0 else { return 0 }
+        let prior = Double(h.sessionOpens / allSessions)
+        let b = Self.bin(slot: Self.slot(t, offsetMinutes: offsetMinutes))
+        let k = Double(2 * currentWeight(at: t))
+        return min(1, (Double(h.opens[b]) + k * prior) / (Double(sessions[b]) + k))
+    }
+
+    /// Share of the app's screen-started session opens that come late enough after screen_on
+    /// for a fetch started then to finish; 0.5 before any evidence.
+    public func lateShare(_ app: Int32) -> Double {
+        guard let h = apps[app] else { return 0.5 }
+        return (Double(h.late) + 0.5) / (Double(h.late + h.early) + 1)
+    }
+
+    /// Whether this user's log shows screen events (then screen_on is the cheap moment to fetch).
+    public var hasScreenEvents: Bool { screenSessions > 0 }
+
+    /// Probability that `next` is the next app opened after `app`, within ten minutes.
+    public func successorProbability(_ next: Int32, after app: Int32) -> Double {
+        guard let h = apps[app], h.allOpens > 0,
+              let s = h.successors.first(where: { $0.app == next }) else { return 0 }
+        return min(1, Double(s.weight / h.allOpens))
+    }
+
+    /// Probability that the app starts a session within `[t, t + span]`: for each quarter-hour
+    /// bin the span covers, the share of observed days with such an open there, spread evenly
+    /// over the bin.
+    public func openProbability(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int) -> Double {
+        guard let h = apps[app] else { return 0 }
+        var none = 1.0
+        var start = t
+        let end = t + span
+        while start < end {
+            let slot = Self.slot(start, offsetMinutes: offsetMinutes)
+            let slotEnd = (slot + 1) * Self.binLength - Int64(offsetMinutes) * Millis.minute
+            let piece = min(end, slotEnd) - start
+            let b = Self.bin(slot: slot)
+            if exposure[b] > 0 {
+                let p = min(1, Double(h.opens[b] / exposure[b]))
+                none *= 1 - p * Double(piece) / Double(Self.binLength)
+            }
+            start += piece
+        }
+        return 1 - none
+    }
+
+    /// The share of the day's sessions that usually come before `t` (local time), for pacing.
+    public func demandElapsed(at t: Int64, offsetMinutes: Int) -> Double {
+        let slot = Self.slot(t, offsetMinutes: offsetMinutes)
+        let inDay = Int(LocalTime.floorMod(slot, Int64(Self.binsPerDay)))
+        let base = Self.bin(slot: slot) - inDay
+        let day = sessions[base..<(base + Self.binsPerDay)].reduce(0, +)
+        guard day > 0 else { return Double(inDay) / Double(Self.binsPerDay) }
+        let past = sessions[base..<(base + inDay)].reduce(0, +)
+        let within = Double(LocalTime.floorMod(t + Int64(offsetMinutes) * Millis.minute, Self.binLength)) / Double(Self.binLength)
+        return (Double(past) + within * Double(sessions[base + inDay])) / Double(day)
+    }
+}

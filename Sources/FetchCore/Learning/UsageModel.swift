@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One user's open habits, learned online from the log, event by event, at a cost that does
+/// not grow with history.
+///
+/// Per app: session-first opens per time-of-week bin (96 quarter-hours × weekday/weekend), how often
+/// its opens come late enough after screen_on for a fetch started then to finish, and which
+/// apps follow it. Per user: sessions and quarter-hours observed per bin. Habits change, so old
+/// observations fade with a half-life of five days. Instead of decaying every count at every
+/// event, new observations weigh 2^(t/halfLife) more: every estimate is a ratio, so this is the
+/// same as decaying old ones, at O(1) per event (counts are rescaled before they overflow).
+public struct UsageModel: Sendable, Equatable {
+    public static let bins = 192
+    public static let binsPerDay = 96
+    public static let binLength: Int64 = 15 * Millis.minute
+    public static let halfLife: Int64 = 5 * Millis.day
+    /// Opens further apart than this, with no screen_on between, start a new session.
+    public static let sessionGap: Int64 = 5 * Millis.minute
+    /// How long after screen_on an open must come for a fetch started at screen_on to help.
+    public static let usableLead: Int64 = 5 * Millis.second
+    public static let successorWindow: Int64 = 10 * Millis.minute
+    public static let maxSuccessors = 6
+
+    public internal(set) var apps: [Int32: AppHabit] = [:]
+    /// Weighted session starts per bin.
+    public internal(set) var sessions = [Float](repeating: 0, count: bins)
+    /// Weighted quarter-hours observed per bin.
+    public internal(set) var exposure = [Float](repeating: 0, count: bins)
+    /// Weighted sessions that began with screen_on.
+    public internal(set) var screenSessions: Float = 0
+    public internal(set) var sessionStart: Int64 = .min
+    public internal(set) var sessionByScreen = false
+    public internal(set) var events = 0
+    var reference: Int64 = .min
+    var lastSlot: Int64 = .min
+    var sessionApps: [Int32] = []
+    var lastOpenApp: Int32 = -1
+    var lastOpenTime: Int64 = .min
+    var lastScreenOn: Int64 = .min
+
+    public init() {}
+
+    /// The time-of-week bin of local quarter-hour number `slot` (since 1970-01-01 local).
+    @inlinable
+    public static func bin(slot: Int64) -> Int {
+        let day = LocalTime.floorDiv(slot, Int64(binsPerDay))
+        return (LocalTime.weekday(ofDay: day) >= 5 ? binsPerDay : 0) + Int(LocalTime.floorMod(slot, Int64(binsPerDay)))
+    }
+
+    /// The local quarter-hour number of `t`.
+    @inlinable
+    public static func slot(_ t: Int64, offsetMinutes: Int) -> Int64 {
+        LocalTime.floorDiv(t + Int64(offsetMinutes) * Millis.minute, binLength)
+    }
+
+    /// The weight of an observation at `t`, rescaling everything when weights grow large.
+    mutating func weight(at t: Int64) -> Float {
+        if reference == .min { reference = t }
+        var w = Float(exp2(Double(t - reference) / Double(Self.halfLife)))
+        if w > 1e12 {
+            rescale(by: 1 / w)
+            reference = t
+            w = 1
+        }
+        return w
+    }
+
+    /// The weight of an observation made now, for comparing estimates with priors.
+    public func currentWeight(at t: Int64) -> Float {
+        reference == .min ? 1 : Float(exp2(Double(t - reference) / Double(Self.halfLife)))
+    }
+
+    private mutating func rescale(by f: Float) {
+        for i in 0..<Self.bins { sessions[i] *= f; exposure[i] *= f }
+        screenSessions *= f
+        for id in Array(apps.keys) { apps[id]!.scale(by: f) }
+    }
+}

@@ -1,0 +1,77 @@
+import FetchCore
+import FetchTesting
+import Testing
+
+/// The per-user model learns habits, follows them when they move, and stays small.
+struct UsageModelTests {
+    /// A Monday-start log: the given opens on each of `days` days (weekdays only if asked).
+    func model(days: Int, weekdaysOnly: Bool = true, _ plant: (inout LogBuilder, Int) -> Void) -> (UsageModel, LogBuilder) {
+        var log = LogBuilder(offsetMinutes: 60)
+        for d in 0..<days {
+            log.add(.battery, value: 90, at: "00:05", plusDays: d)  // the clock passes every hour
+            log.open("other", at: "12:00", plusDays: d)
+            if weekdaysOnly && d % 7 >= 5 { continue }
+            plant(&log, d)
+        }
+        var m = UsageModel()
+        for e in log.events.sorted(by: { $0.time < $1.time }) { m.observe(e) }
+        return (m, log)
+    }
+
+    @Test func aWeekdayMorningHabitIsLearnedAndNotCarriedToWeekends() {
+        let (m, log) = model(days: 14) { log, d in log.open("news", at: "07:30", plusDays: d) }
+        let news = log.apps.id("news")
+        let monday = m.openProbability(news, from: log.time("07:15", plusDays: 14).millis, span: 30 * Millis.minute, offsetMinutes: 60)
+        let saturday = m.openProbability(news, from: log.time("07:15", plusDays: 19).millis, span: 30 * Millis.minute, offsetMinutes: 60)
+        let mondayNoon = m.openProbability(news, from: log.time("15:00", plusDays: 14).millis, span: 30 * Millis.minute, offsetMinutes: 60)
+        #expect(monday > 0.5)
+        #expect(saturday < 0.05)
+        #expect(mondayNoon < 0.05)
+    }
+
+    @Test func aHabitThatMovesIsFollowedWithinAFewDays() {
+        let (m, log) = model(days: 21, weekdaysOnly: false) { log, d in
+            log.open("news", at: d < 14 ? "07:30" : "06:30", plusDays: d)
+        }
+        let news = log.apps.id("news")
+        let old = m.openProbability(news, from: log.time("07:30", plusDays: 21).millis, span: 15 * Millis.minute, offsetMinutes: 60)
+        let new = m.openProbability(news, from: log.time("06:30", plusDays: 21).millis, span: 15 * Millis.minute, offsetMinutes: 60)
+        #expect(new > old)
+        #expect(new > 0.5)
+    }
+
+    @Test func theAppThatFollowsIsLearned() {
+        let (m, log) = model(days: 10, weekdaysOnly: false) { log, d in
+            log.open("mail", at: "09:00", plusDays: d)
+            log.open("calendar", at: "09:00:40", plusDays: d)
+        }
+        #expect(m.successorProbability(log.apps.id("calendar"), after: log.apps.id("mail")) > 0.8)
+        #expect(m.successorProbability(log.apps.id("mail"), after: log.apps.id("calendar")) < 0.2)
+    }
+
+    @Test func opensThatComeWellAfterScreenOnAreLate() {
+        let (m, log) = model(days: 10, weekdaysOnly: false) { log, d in
+            log.add(.screenOn, at: "20:00", plusDays: d)
+            log.open("reader", at: "20:00:12", plusDays: d)
+            log.add(.screenOn, at: "21:00", plusDays: d)
+            log.open("chat", at: "21:00:01", plusDays: d)
+        }
+        #expect(m.hasScreenEvents)
+        #expect(m.lateShare(log.apps.id("reader")) > 0.8)
+        #expect(m.lateShare(log.apps.id("chat")) < 0.2)
+        let p = m.sessionProbability(log.apps.id("reader"), at: log.time("20:00", plusDays: 10).millis, offsetMinutes: 60)
+        #expect(p > 0.6)
+    }
+
+    @Test func theSuccessorTableStaysBounded() {
+        var log = LogBuilder()
+        for i in 0..<200 {
+            log.open("hub", at: "10:00", plusDays: i)
+            log.open("app\(i % 40)", at: "10:01", plusDays: i)
+        }
+        var m = UsageModel()
+        for e in log.events { m.observe(e) }
+        #expect(m.apps[log.apps.id("hub")]!.successors.count == UsageModel.maxSuccessors)
+        #expect(m.apps.values.allSatisfy { $0.opens.count == UsageModel.bins })
+    }
+}
