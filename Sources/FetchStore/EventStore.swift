@@ -43,6 +43,7 @@ public final class EventStore: Sendable {
                 ) WITHOUT ROWID;
                 """)
         }
+        registerModels(&m)
         return m
     }
 

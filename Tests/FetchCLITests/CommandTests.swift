@@ -99,3 +99,26 @@ struct CommandTests {
         #expect(try Fetchsched.run(["replay"]).status != 0)
     }
 }
+
+/// `next`, through the binary.
+struct NextCommandTests {
+    @Test func nextPlansFromTheStoreAndExplains() throws {
+        let dir = Fetchsched.temp()
+        let db = dir + "/events.sqlite"
+        let ingest = try Fetchsched.run(["ingest", CommandTests.sample, "--db", db])
+        #expect(ingest.out.contains("learned the usage models of 8 users"))
+        let args = ["next", "--db", db, "--user", "user-0001", "--app", "com.example.news", "--at", "2025-01-12T20:00:00Z"]
+        let table = try Fetchsched.run(args)
+        #expect(table.status == 0, "\(table.err)")
+        #expect(table.out.contains("2025-01-13T07:"))
+        let json = try Fetchsched.run(args + ["--format", "json"])
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect((plan["plan"] as? [Any])?.isEmpty == false)
+        let explained = try Fetchsched.run(args + ["--explain"])
+        #expect(explained.out.contains("you open this app between"))
+        let unknown = try Fetchsched.run(["next", "--db", db, "--user", "user-0001", "--app", "com.example.nothing"])
+        #expect(unknown.status == 0 && unknown.out.contains("has not opened"))
+        let bad = try Fetchsched.run(["next", "--db", db, "--user", "user-0001", "--app", "x", "--at", "tomorrow"])
+        #expect(bad.status != 0 && bad.err.contains("--at"))
+    }
+}

@@ -34,8 +34,8 @@ struct UsageModelTests {
             log.open("news", at: d < 14 ? "07:30" : "06:30", plusDays: d)
         }
         let news = log.apps.id("news")
-        let old = m.openProbability(news, from: log.time("07:30", plusDays: 21).millis, span: 15 * Millis.minute, offsetMinutes: 60)
-        let new = m.openProbability(news, from: log.time("06:30", plusDays: 21).millis, span: 15 * Millis.minute, offsetMinutes: 60)
+        let old = m.openProbability(news, from: log.time("07:15", plusDays: 21).millis, span: 15 * Millis.minute, offsetMinutes: 60)
+        let new = m.openProbability(news, from: log.time("06:15", plusDays: 21).millis, span: 15 * Millis.minute, offsetMinutes: 60)
         #expect(new > old)
         #expect(new > 0.5)
     }

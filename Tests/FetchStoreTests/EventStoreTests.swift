@@ -78,3 +78,46 @@ struct EventStoreTests {
         #expect(fromFile == fromStore)
     }
 }
+
+/// The usage model in the store.
+struct ModelStoreTests {
+    @Test func theModelSurvivesAStoreRoundTripUnchanged() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let log = dir.file("g.csv", SyntheticLog.csv(users: 3, days: 9, seed: 6))
+        let store = try EventStore(path: dir.path + "/s.sqlite")
+        var source = try LogSource(paths: [log])
+        _ = try store.ingest(&source)
+        var model = UsageModel()
+        var replay = try LogSource(paths: [log])
+        while let e = try replay.next() {
+            if replay.users[e.user] == "user-0002" { model.observe(e) }
+        }
+        try store.saveModel(model, user: "user-0002", apps: replay.apps)
+        let loaded = try #require(try store.loadModel(user: "user-0002", apps: replay.apps))
+        #expect(loaded == model)
+        #expect(model.apps.count > 3)
+        #expect(try store.loadModel(user: "nobody", apps: replay.apps) == nil)
+    }
+
+    @Test func learningFromTheStoreGivesTheModelOfTheLog() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let log = dir.file("g.csv", SyntheticLog.csv(users: 2, days: 5, seed: 6))
+        let store = try EventStore(path: dir.path + "/s.sqlite")
+        var source = try LogSource(paths: [log])
+        _ = try store.ingest(&source)
+        try store.learnModels(users: ["user-0001"])
+        let apps = NameTable()
+        let stored = try #require(try store.loadModel(user: "user-0001", apps: apps))
+        var fromLog = UsageModel()
+        var file = try LogSource(paths: [log])
+        while let e = try file.next() {
+            if file.users[e.user] == "user-0001" { fromLog.observe(e) }
+        }
+        // Ids differ between the two name tables: compare by name.
+        let byName = { (m: UsageModel, t: NameTable) in Dictionary(uniqueKeysWithValues: m.apps.map { (t[$0.key], $0.value.opens) }) }
+        #expect(byName(stored, apps) == byName(fromLog, file.apps))
+        #expect(stored.sessions == fromLog.sessions && stored.exposure == fromLog.exposure)
+    }
+}

@@ -8,7 +8,7 @@ struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
         abstract: "Store usage logs in a SQLite database; a row already stored is not stored again.",
-        discussion: "The whole ingest is one transaction: a bad row (without --skip-invalid) leaves the store as it was.")
+        discussion: "The whole ingest is one transaction: a bad row (without --skip-invalid) leaves the store as it was. Afterwards the usage model of every user in the logs is learned again from all their stored events and stored.")
 
     @Argument(help: ArgumentHelp("Usage logs: canonical CSV or JSON Lines.", valueName: "log"))
     var logs: [String]
@@ -31,6 +31,10 @@ struct IngestCommand: ParsableCommand {
             let stats = try store.ingest(&source)
             if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
             print("ingested \(stats.read) events into \(db): \(stats.inserted) new, \(stats.duplicates) already stored")
+            if stats.inserted > 0 {
+                let learned = try store.learnModels(users: source.users.names)
+                print("learned the usage models of \(learned) user\(learned == 1 ? "" : "s")")
+            }
             if timing {
                 let s = Runner.seconds(clock.now - started)
                 printError("ingest took \(String(format: "%.2f", s)) s: \(Int(Double(stats.read) / s)) rows/s")

@@ -78,10 +78,15 @@ final class UserSimulator<P: FetchPolicy> {
 
     /// Ends the replay of this user at its last event; returns its total and active days.
     func finish() -> (tally: Tally, days: Int) {
-        release(through: .max)
-        flushBatch()
+        drain()
         closeDay()
         return (total, activeDays)
+    }
+
+    /// Runs every event received so far.
+    func drain() {
+        release(through: .max)
+        flushBatch()
     }
 
     /// Moves buffered events up to `limit` into the simulation; an event leaves the buffer only

@@ -34,7 +34,7 @@ extension UsageModel {
         sessionStart = t
         sessionByScreen = byScreen
         sessionApps.removeAll(keepingCapacity: true)
-        sessions[Self.bin(slot: Self.slot(t, offsetMinutes: offsetMinutes))] += w
+        sessions[Self.bin(slot: Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes))] += w
         if byScreen { screenSessions += w }
     }
 
@@ -47,7 +47,7 @@ extension UsageModel {
         var habit = apps[app] ?? AppHabit()
         if !sessionApps.contains(app) {
             sessionApps.append(app)
-            habit.opens[Self.bin(slot: Self.slot(sessionStart, offsetMinutes: offsetMinutes))] += w
+            habit.opens[Self.bin(slot: Self.slot(sessionStart - Self.prefetchLead, offsetMinutes: offsetMinutes))] += w
             habit.sessionOpens += w
             if sessionByScreen {
                 if t - sessionStart >= Self.usableLead { habit.late += w } else { habit.early += w }

@@ -12,7 +12,7 @@ extension UsageModel {
         let allSessions = sessions.reduce(0, +)
         guard allSessions > 0 else { return 0 }
         let prior = Double(h.sessionOpens / allSessions)
-        let b = Self.bin(slot: Self.slot(t, offsetMinutes: offsetMinutes))
+        let b = Self.bin(slot: Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes))
         let k = Double(2 * currentWeight(at: t))
         return min(1, (Double(h.opens[b]) + k * prior) / (Double(sessions[b]) + k))
     }
@@ -34,9 +34,10 @@ extension UsageModel {
         return min(1, Double(s.weight / h.allOpens))
     }
 
-    /// Probability that the app starts a session within `[t, t + span]`: for each quarter-hour
-    /// bin the span covers, the share of observed days with such an open there, spread evenly
-    /// over the bin.
+    /// Probability that a fetch started within `[t, t + span]` is the prefetch of a session-first
+    /// open of the app, i.e. that such an open comes within `[t, t + span]` shifted by
+    /// ``prefetchLead``: for each quarter-hour bin the span covers, the share of observed days
+    /// with such an open there, spread evenly over the bin.
     public func openProbability(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int) -> Double {
         guard let h = apps[app] else { return 0 }
         var none = 1.0

@@ -23,6 +23,9 @@ public struct UsageModel: Sendable, Equatable {
     /// How long after screen_on an open must come for a fetch started at screen_on to help.
     public static let usableLead: Int64 = 5 * Millis.second
     public static let successorWindow: Int64 = 10 * Millis.minute
+    /// Opens (and sessions) are binned at the moment a prefetch for them would start, this much
+    /// earlier, so that the quarter-hour bins line up with "fetch now for the opens just ahead".
+    public static let prefetchLead: Int64 = 2 * Millis.minute
     public static let maxSuccessors = 6
 
     public internal(set) var apps: [Int32: AppHabit] = [:]

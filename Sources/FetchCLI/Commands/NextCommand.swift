@@ -1,0 +1,59 @@
+import ArgumentParser
+import FetchCore
+import FetchStore
+
+/// `fetchsched next`: the planned fetch times of one app of one user, with the reasons.
+struct NextCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "next",
+        abstract: "Plan the next background fetches of one app for one user, and say why.",
+        discussion: "Replays the user's stored events up to --at under the adaptive policy, then runs the same engine on through the horizon with no new events: the plan is what a replay would do from that moment.")
+
+    @Option(help: ArgumentHelp("The store made by 'fetchsched ingest'.", valueName: "file"))
+    var db: String
+
+    @Option(help: "The user.")
+    var user: String
+
+    @Option(help: "The app.")
+    var app: String
+
+    @Option(help: ArgumentHelp("The moment to plan from (ISO-8601 with offset, or Unix seconds); the user's last event when omitted.", valueName: "time"))
+    var at: String?
+
+    @Option(help: "How far ahead to plan, e.g. 24h.")
+    var horizon: String = "24h"
+
+    @Option(help: "Output: table or json.")
+    var format: OutputFormat = .table
+
+    @Flag(help: "Explain each planned fetch in words.")
+    var explain = false
+
+    @OptionGroup var runOptions: RunOptions
+
+    func run() throws {
+        guard let span = DurationText.parse(horizon), span > 0 else { throw CLIError("--horizon '\(horizon)' is not a duration such as 24h") }
+        let moment = try at.map { text -> Instant in
+            var bytes = Array(text.utf8)
+            do {
+                let parsed = try bytes.withUnsafeMutableBufferPointer { (b) throws(RowProblem) in try TimestampParser.parse(UnsafeBufferPointer(b)) }
+                return Instant(millis: parsed.millis)
+            } catch let problem as RowProblem {
+                throw CLIError("--at: \(problem.message)")
+            }
+        }
+        let planner = FetchPlanner(scenario: try runOptions.loadScenario(), seed: runOptions.seed)
+        let plan: FetchPlan
+        do {
+            let store = try EventStore(path: db)
+            plan = try store.withEvents(user: user) { try planner.plan(&$0, user: user, app: app, at: moment, horizon: span) }
+        } catch let e as InputError {
+            throw CLIError(e.description)
+        }
+        switch format {
+        case .json: print(try ReportText.json(plan))
+        case .table, .markdown: print(explain ? plan.explanation : plan.table, terminator: "")
+        }
+    }
+}

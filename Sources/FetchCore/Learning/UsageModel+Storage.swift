@@ -1,0 +1,63 @@
+extension UsageModel {
+    /// The model as storable records: one for the user, one per app, keyed by app name (ids
+    /// are per run). A user-app record is 192 floats plus about 100 bytes: under 1 KB.
+    public func records(appName: (Int32) -> String) -> (user: [UInt8], apps: [(name: String, bytes: [UInt8])]) {
+        var u = ModelWriter()
+        u.int(ModelBytes.version)
+        u.floats(sessions)
+        u.floats(exposure)
+        u.float(screenSessions)
+        for v in [sessionStart, sessionByScreen ? 1 : 0, Int64(events), reference, lastSlot, lastOpenTime, lastScreenOn] { u.int(v) }
+        u.string(lastOpenApp < 0 ? "" : appName(lastOpenApp))
+        u.int(Int64(sessionApps.count))
+        for a in sessionApps { u.string(appName(a)) }
+        let apps = self.apps.keys.sorted().map { id -> (name: String, bytes: [UInt8]) in
+            let h = self.apps[id]!
+            var w = ModelWriter()
+            w.int(ModelBytes.version)
+            w.floats(h.opens)
+            for f in [h.sessionOpens, h.allOpens, h.late, h.early] { w.float(f) }
+            w.int(h.lastOpen)
+            w.int(Int64(h.openCount))
+            w.int(Int64(h.successors.count))
+            for s in h.successors { w.string(appName(s.app)); w.float(s.weight) }
+            return (appName(id), w.bytes)
+        }
+        return (u.bytes, apps)
+    }
+
+    /// A model from its records; `appID` interns app names in the run's table.
+    public init(user: [UInt8], apps: [(name: String, bytes: [UInt8])], appID: (String) -> Int32) throws(ModelBytes.Corrupt) {
+        var r = ModelReader(user)
+        guard try r.int() == ModelBytes.version else { throw ModelBytes.Corrupt() }
+        sessions = try r.floats(count: Self.bins)
+        exposure = try r.floats(count: Self.bins)
+        screenSessions = try r.float()
+        sessionStart = try r.int()
+        sessionByScreen = try r.int() != 0
+        events = Int(try r.int())
+        reference = try r.int()
+        lastSlot = try r.int()
+        lastOpenTime = try r.int()
+        lastScreenOn = try r.int()
+        let last = try r.string()
+        lastOpenApp = last.isEmpty ? -1 : appID(last)
+        let n = try r.int()
+        for _ in 0..<n { sessionApps.append(appID(try r.string())) }
+        for (name, bytes) in apps {
+            var a = ModelReader(bytes)
+            guard try a.int() == ModelBytes.version else { throw ModelBytes.Corrupt() }
+            var h = AppHabit()
+            h.opens = try a.floats(count: Self.bins)
+            h.sessionOpens = try a.float()
+            h.allOpens = try a.float()
+            h.late = try a.float()
+            h.early = try a.float()
+            h.lastOpen = try a.int()
+            h.openCount = Int(try a.int())
+            let count = try a.int()
+            for _ in 0..<count { h.successors.append(AppHabit.Successor(app: appID(try a.string()), weight: try a.float())) }
+            self.apps[appID(name)] = h
+        }
+    }
+}

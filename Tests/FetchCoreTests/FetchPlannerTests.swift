@@ -1,0 +1,68 @@
+import FetchCore
+import FetchTesting
+import Testing
+
+/// `next`'s planner: it learns a planted habit, and plans what the replay would do.
+struct FetchPlannerTests {
+    /// Two weeks from Monday 2025-01-06 (UTC+1): news at 07:30 on weekdays, other at noon daily.
+    func habitLog(days: Int = 14) -> LogBuilder {
+        var log = LogBuilder(offsetMinutes: 60)
+        for d in 0..<days {
+            log.open("other", at: "12:00", plusDays: d)
+            if d % 7 < 5 { log.open("news", at: "07:30", plusDays: d) }
+        }
+        return log
+    }
+
+    func plan(_ log: LogBuilder, at clock: String, plusDays: Int) throws -> FetchPlan {
+        var source = ArraySource(events: log.events, users: log.users, apps: log.apps)
+        return try FetchPlanner(scenario: .default, seed: 1)
+            .plan(&source, user: "alice", app: "news", at: log.time(clock, plusDays: plusDays), horizon: Millis.day)
+    }
+
+    @Test func aWeekdayHabitGivesAFetchShortlyBeforeItOnTheNextWeekday() throws {
+        let log = habitLog()
+        let p = try plan(log, at: "20:00", plusDays: 13)  // Sunday evening
+        let first = try #require(p.entries.first)
+        #expect(first.time < log.time("07:30", plusDays: 14).millis)
+        #expect(first.time >= log.time("07:00", plusDays: 14).millis)
+        #expect(first.probability > 0.5)
+        #expect(p.explanation.contains("weekdays"))
+    }
+
+    @Test func aWeekdayOnlyHabitPlansNothingOnAWeekend() throws {
+        let p = try plan(habitLog(), at: "20:00", plusDays: 11)  // Friday evening: the next day is Saturday
+        #expect(p.entries.isEmpty)
+        #expect(p.reason != nil)
+    }
+
+    @Test func aNeverAppHasAnEmptyPlanAndSaysWhy() throws {
+        var s = Scenario.default
+        s.apps["news"] = AppSettings(interval: .never, content: s.defaultApp.content, profile: s.defaultApp.profile)
+        let log = habitLog()
+        var source = ArraySource(events: log.events, users: log.users, apps: log.apps)
+        let p = try FetchPlanner(scenario: s, seed: 1).plan(&source, user: "alice", app: "news", at: nil, horizon: Millis.day)
+        #expect(p.entries.isEmpty)
+        #expect(p.reason?.contains("never") == true)
+    }
+
+    @Test func thePlanIsWhatTheReplayDoesFromThatMoment() throws {
+        let log = habitLog()
+        let p = try plan(log, at: "20:00", plusDays: 13)
+        // The same log cut at that moment, plus one event after the horizon so the replay runs through it.
+        let cut = log.time("20:00", plusDays: 13)
+        var events = log.events.filter { $0.time <= cut }
+        events.append(UsageEvent(time: log.time("21:00", plusDays: 14), user: log.users.id("alice"), kind: .battery,
+                                 value: 50, offsetMinutes: 60))
+        var source = ArraySource(events: events, users: log.users, apps: log.apps)
+        let trace = RecordingTrace()
+        let replay = makeReplay(policy: AdaptivePolicy(), scenario: .default, seed: 1, users: log.users, apps: log.apps, trace: trace)
+        try source.run([replay])
+        _ = replay.finish()
+        let news = log.apps.id("news")
+        let replayed = trace.rows.filter { $0.app == news && $0.refusal == nil && $0.start > cut.millis && $0.start <= cut.millis + Millis.day }
+        #expect(!p.entries.isEmpty)
+        #expect(replayed.map(\.start) == p.entries.map(\.time))
+        #expect(replayed.map(\.energyMicroJ) == p.entries.map(\.energyMicroJ))
+    }
+}
