@@ -5,15 +5,8 @@ import Testing
 /// The adaptive policy against the others on logs with known habits, and its budget pacing.
 struct AdaptivePolicyTests {
     func run(_ names: [String], scenario: Scenario = .default, users: Int = 6, days: Int = 14) -> [String: ReplayReport] {
-        let users_ = NameTable(), apps = NameTable()
-        var parser = CSVLineParser(decoder: RowDecoder(users: users_, apps: apps))
-        var events: [UsageEvent] = []
-        for line in SyntheticLog.csv(users: users, days: days, seed: 11).split(separator: "\n").dropFirst() {
-            var b = Array(line.utf8)
-            if let e = try! b.withUnsafeMutableBufferPointer({ (p) throws(RowProblem) in try parser.parse(UnsafeBufferPointer(p)) }) { events.append(e) }
-        }
-        var source = ArraySource(events: events, users: users_, apps: apps)
-        let replays = names.map { makeReplay(policy: PolicySpec.parse($0)!, scenario: scenario, seed: 1, users: users_, apps: apps) }
+        var source = try! ArraySource(csv: SyntheticLog.csv(users: users, days: days, seed: 11))
+        let replays = names.map { makeReplay(policy: PolicySpec.parse($0)!, scenario: scenario, seed: 1, users: source.users, apps: source.apps) }
         try! source.run(replays)
         return Dictionary(uniqueKeysWithValues: zip(names, replays.map { $0.finish() }))
     }

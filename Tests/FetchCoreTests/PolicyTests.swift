@@ -4,21 +4,9 @@ import Testing
 
 /// What the built-in policies do, and how they rank on logs with known habits.
 struct PolicyTests {
-    func generated(users: Int = 6, days: Int = 5) -> (ArraySource, NameTable, NameTable) {
-        let users_ = NameTable(), apps = NameTable()
-        let decoder = RowDecoder(users: users_, apps: apps)
-        var parser = CSVLineParser(decoder: decoder)
-        var events: [UsageEvent] = []
-        for line in SyntheticLog.csv(users: users, days: days, seed: 5).split(separator: "\n").dropFirst() {
-            var b = Array(line.utf8)
-            if let e = try! b.withUnsafeMutableBufferPointer({ (p) throws(RowProblem) in try parser.parse(UnsafeBufferPointer(p)) }) { events.append(e) }
-        }
-        return (ArraySource(events: events, users: users_, apps: apps), users_, apps)
-    }
-
     func bench(_ names: [String]) -> [String: ReplayReport] {
-        var (source, users, apps) = generated()
-        let replays = names.map { makeReplay(policy: PolicySpec.parse($0)!, scenario: .default, seed: 1, users: users, apps: apps) }
+        var source = try! ArraySource(csv: SyntheticLog.csv(users: 6, days: 5, seed: 5))
+        let replays = names.map { makeReplay(policy: PolicySpec.parse($0)!, scenario: .default, seed: 1, users: source.users, apps: source.apps) }
         try! source.run(replays)
         return Dictionary(uniqueKeysWithValues: zip(names, replays.map { $0.finish() }))
     }

@@ -65,18 +65,7 @@ public struct CSVLineParser {
         }
         guard !quoted else { throw RowProblem(.badValue, "unterminated quoted field") }
         guard field == 4 else { throw RowProblem(.missingField, "expected 5 fields (timestamp,user,app,event,value), got \(field + 1)") }
-        let f = scratch
-        return try f[0].withUnsafeBufferPointer { (t) throws(RowProblem) in
-            try f[1].withUnsafeBufferPointer { (u) throws(RowProblem) in
-                try f[2].withUnsafeBufferPointer { (a) throws(RowProblem) in
-                    try f[3].withUnsafeBufferPointer { (e) throws(RowProblem) in
-                        try f[4].withUnsafeBufferPointer { (v) throws(RowProblem) in
-                            try decoder.decode(timestamp: t, user: u, app: a, event: e, value: v)
-                        }
-                    }
-                }
-            }
-        }
+        return try decoder.decode(fields: scratch)
     }
 
     @inline(__always)

@@ -37,17 +37,7 @@ public struct JSONLineParser {
                 throw RowProblem(.badValue, "field '\(name)' must be a string, got \(other.typeName)")
             }
         }
-        return try texts[0].withUnsafeBufferPointer { (t) throws(RowProblem) in
-            try texts[1].withUnsafeBufferPointer { (u) throws(RowProblem) in
-                try texts[2].withUnsafeBufferPointer { (a) throws(RowProblem) in
-                    try texts[3].withUnsafeBufferPointer { (e) throws(RowProblem) in
-                        try texts[4].withUnsafeBufferPointer { (v) throws(RowProblem) in
-                            try decoder.decode(timestamp: t, user: u, app: a, event: e, value: v)
-                        }
-                    }
-                }
-            }
-        }
+        return try decoder.decode(fields: texts)
     }
 
     /// Unix seconds to text with milliseconds; other numbers as whole numbers when they are.

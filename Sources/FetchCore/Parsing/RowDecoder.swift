@@ -32,6 +32,21 @@ public struct RowDecoder {
         return e
     }
 
+    /// Decodes five fields held as byte arrays (quoted CSV fields, JSON Lines values).
+    public func decode(fields f: [[UInt8]]) throws(RowProblem) -> UsageEvent {
+        try f[0].withUnsafeBufferPointer { (t) throws(RowProblem) in
+            try f[1].withUnsafeBufferPointer { (u) throws(RowProblem) in
+                try f[2].withUnsafeBufferPointer { (a) throws(RowProblem) in
+                    try f[3].withUnsafeBufferPointer { (e) throws(RowProblem) in
+                        try f[4].withUnsafeBufferPointer { (v) throws(RowProblem) in
+                            try decode(timestamp: t, user: u, app: a, event: e, value: v)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     static let kinds = EventKind.allCases.map { (Array($0.logName.utf8), $0) }
 
     static func kind(_ b: Field) -> EventKind? {

@@ -31,7 +31,7 @@ public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable
     /// Price of a cellular megabyte, in joules, at an even pace.
     public var megabytePrice: Double
 
-    public init(basePrice: Double = 0.03, megabytePrice: Double = 2) {
+    public init(basePrice: Double = 0.04, megabytePrice: Double = 2) {
         self.basePrice = basePrice
         self.megabytePrice = megabytePrice
     }
