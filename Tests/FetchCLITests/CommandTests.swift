@@ -107,10 +107,11 @@ struct NextCommandTests {
         let db = dir + "/events.sqlite"
         let ingest = try Fetchsched.run(["ingest", CommandTests.sample, "--db", db])
         #expect(ingest.out.contains("learned the usage models of 8 users"))
-        let args = ["next", "--db", db, "--user", "user-0001", "--app", "com.example.news", "--at", "2025-01-12T20:00:00Z"]
+        // user-0006 (UTC-8) reads in the evening: at noon, the plan holds a fetch before 22:00.
+        let args = ["next", "--db", db, "--user", "user-0006", "--app", "com.example.reader", "--at", "2025-01-12T20:00:00Z"]
         let table = try Fetchsched.run(args)
         #expect(table.status == 0, "\(table.err)")
-        #expect(table.out.contains("2025-01-13T07:"))
+        #expect(table.out.contains("2025-01-12T22:00:00.000-08:00"))
         let json = try Fetchsched.run(args + ["--format", "json"])
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
         #expect((plan["plan"] as? [Any])?.isEmpty == false)

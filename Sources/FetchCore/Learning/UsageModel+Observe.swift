@@ -34,7 +34,14 @@ extension UsageModel {
         sessionStart = t
         sessionByScreen = byScreen
         sessionApps.removeAll(keepingCapacity: true)
-        sessions[Self.bin(slot: Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes))] += w
+        let slot = Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes)
+        sessions[Self.bin(slot: slot)] += w
+        let day = LocalTime.floorDiv(slot, Int64(Self.binsPerDay))
+        if day != todayIndex {
+            todayIndex = day
+            for i in today.indices { today[i] = 0 }
+        }
+        today[Int(LocalTime.floorMod(slot, Int64(Self.binsPerDay)))] += w
         if byScreen { screenSessions += w }
     }
 

@@ -57,15 +57,21 @@ extension UsageModel {
         return 1 - none
     }
 
-    /// The share of the day's sessions that usually come before `t` (local time), for pacing.
+    /// The share of the day's sessions that usually come before `t` (local time), for pacing:
+    /// from the days before today (today's own sessions would make the morning look heavier),
+    /// from the other kind of day when this kind has none yet, else from the clock.
     public func demandElapsed(at t: Int64, offsetMinutes: Int) -> Double {
         let slot = Self.slot(t, offsetMinutes: offsetMinutes)
         let inDay = Int(LocalTime.floorMod(slot, Int64(Self.binsPerDay)))
-        let base = Self.bin(slot: slot) - inDay
-        let day = sessions[base..<(base + Self.binsPerDay)].reduce(0, +)
+        let isToday = LocalTime.floorDiv(slot, Int64(Self.binsPerDay)) == todayIndex
+        func profile(_ base: Int) -> [Double] {
+            (0..<Self.binsPerDay).map { Double(sessions[base + $0]) - (isToday && base == Self.bin(slot: slot) - inDay ? Double(today[$0]) : 0) }
+        }
+        var p = profile(Self.bin(slot: slot) - inDay)
+        if p.reduce(0, +) <= 0 { p = profile(Self.bin(slot: slot) - inDay == 0 ? Self.binsPerDay : 0) }
+        let day = p.reduce(0, +)
         guard day > 0 else { return Double(inDay) / Double(Self.binsPerDay) }
-        let past = sessions[base..<(base + inDay)].reduce(0, +)
         let within = Double(LocalTime.floorMod(t + Int64(offsetMinutes) * Millis.minute, Self.binLength)) / Double(Self.binLength)
-        return (Double(past) + within * Double(sessions[base + inDay])) / Double(day)
+        return min(1, max(0, (p[0..<inDay].reduce(0, +) + within * p[inDay]) / day))
     }
 }

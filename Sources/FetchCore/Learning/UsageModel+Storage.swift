@@ -6,6 +6,8 @@ extension UsageModel {
         u.int(ModelBytes.version)
         u.floats(sessions)
         u.floats(exposure)
+        u.floats(today)
+        u.int(todayIndex)
         u.float(screenSessions)
         for v in [sessionStart, sessionByScreen ? 1 : 0, Int64(events), reference, lastSlot, lastOpenTime, lastScreenOn] { u.int(v) }
         u.string(lastOpenApp < 0 ? "" : appName(lastOpenApp))
@@ -32,6 +34,8 @@ extension UsageModel {
         guard try r.int() == ModelBytes.version else { throw ModelBytes.Corrupt() }
         sessions = try r.floats(count: Self.bins)
         exposure = try r.floats(count: Self.bins)
+        today = try r.floats(count: Self.binsPerDay)
+        todayIndex = try r.int()
         screenSessions = try r.float()
         sessionStart = try r.int()
         sessionByScreen = try r.int() != 0

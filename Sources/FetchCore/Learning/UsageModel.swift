@@ -33,6 +33,10 @@ public struct UsageModel: Sendable, Equatable {
     public internal(set) var sessions = [Float](repeating: 0, count: bins)
     /// Weighted quarter-hours observed per bin.
     public internal(set) var exposure = [Float](repeating: 0, count: bins)
+    /// The sessions of the current local day, per quarter-hour, so that pacing can judge today
+    /// by the days before it.
+    public internal(set) var today = [Float](repeating: 0, count: binsPerDay)
+    var todayIndex: Int64 = .min
     /// Weighted sessions that began with screen_on.
     public internal(set) var screenSessions: Float = 0
     public internal(set) var sessionStart: Int64 = .min

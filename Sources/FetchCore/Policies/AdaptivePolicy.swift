@@ -27,11 +27,15 @@ public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable
     }
 
     /// Expected rescues per joule below which a fetch is not worth it, at an even pace.
+    ///
+    /// 0.16 keeps `adaptive` below the energy of every other real policy on the real and
+    /// generated logs while rescuing more than any; 0.04 rescues the most (56% of the oracle's
+    /// rescues on the real logs, 88% on generated ones) at 2.6 times the energy of `ios`.
     public var basePrice: Double
     /// Price of a cellular megabyte, in joules, at an even pace.
     public var megabytePrice: Double
 
-    public init(basePrice: Double = 0.04, megabytePrice: Double = 2) {
+    public init(basePrice: Double = 0.16, megabytePrice: Double = 2) {
         self.basePrice = basePrice
         self.megabytePrice = megabytePrice
     }
@@ -59,18 +63,19 @@ public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable
 
         for app in view.apps where app.openCount(minimum: 2) {
             let chance: Double
+            // When the predicted open would come: content fresh until then needs no fetch.
             let horizon: Int64
             switch point {
             case .wake(.screenOn):
                 chance = model.sessionProbability(app.id, at: now, offsetMinutes: offset) * model.lateShare(app.id)
-                horizon = UsageModel.sessionGap
+                horizon = Millis.minute
             case .open(let opened):
                 if app.id == opened { continue }
                 let next = model.successorProbability(app.id, after: opened)
                 let session = model.sessionStart == now && !model.sessionByScreen
                     ? model.sessionProbability(app.id, at: now, offsetMinutes: offset) : 0
                 chance = max(next, session)
-                horizon = UsageModel.successorWindow
+                horizon = Millis.minute
             case .wake, .tick, .timer:
                 horizon = max(view.scenario.tick, Millis.minute)
                 let p = model.openProbability(app.id, from: now, span: horizon, offsetMinutes: offset)
@@ -118,9 +123,10 @@ public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable
         let spent = Double(view.energyUsedToday) / Double(max(1, view.energyBudget))
         let cellular = Double(view.cellularUsedToday) / Double(max(1, view.cellularBudget))
         let expected = model.demandElapsed(at: view.now.millis, offsetMinutes: view.offsetMinutes)
-        // Lagging behind at most halves the price: below that, cheap fetches of unlikely opens
-        // would spend the budget for little (measured on the real logs).
-        return max(0.5, exp(4 * (max(spent, cellular) - expected)))
+        // Running 10% of the budget ahead of demand multiplies the price by e; lagging behind at
+        // most halves it: below that, cheap fetches of unlikely opens would spend the budget for
+        // little (both measured: the real logs, and the pacing test in AdaptivePolicyTests).
+        return max(0.5, exp(10 * (max(spent, cellular) - expected)))
     }
 }
 
