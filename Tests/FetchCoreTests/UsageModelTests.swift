@@ -63,6 +63,15 @@ struct UsageModelTests {
         #expect(p > 0.6)
     }
 
+    @Test func theAppOpenedAfterPluggingInIsLearned() {
+        let (m, log) = model(days: 10, weekdaysOnly: false) { log, d in
+            log.add(.plugged, at: "23:00", plusDays: d)
+            log.open("alarm", at: "23:01", plusDays: d)
+        }
+        #expect(m.plugProbability(log.apps.id("alarm")) > 0.9)
+        #expect(m.plugProbability(log.apps.id("other")) == 0)
+    }
+
     @Test func theSuccessorTableStaysBounded() {
         var log = LogBuilder()
         for i in 0..<200 {

@@ -11,6 +11,8 @@ public struct AppHabit: Sendable, Equatable {
     public internal(set) var late: Float = 0
     /// … and those that came sooner.
     public internal(set) var early: Float = 0
+    /// Weighted plug-ins followed by an open of this app within ``UsageModel/sessionGap``.
+    public internal(set) var afterPlug: Float = 0
     /// The apps opened next (within ten minutes), at most ``UsageModel/maxSuccessors``.
     public internal(set) var successors: [Successor] = []
     public internal(set) var lastOpen: Int64 = .min
@@ -41,6 +43,7 @@ public struct AppHabit: Sendable, Equatable {
         allOpens *= f
         late *= f
         early *= f
+        afterPlug *= f
         for i in successors.indices { successors[i].weight *= f }
     }
 }

@@ -9,6 +9,10 @@ extension UsageModel {
         case .screenOn:
             startSession(at: t, offsetMinutes: Int(e.offsetMinutes), byScreen: true, weight: w)
             lastScreenOn = t
+        case .plugged:
+            plugs += w
+            lastPlug = t
+            appsAfterPlug.removeAll(keepingCapacity: true)
         case .open:
             open(e.app, at: t, offsetMinutes: Int(e.offsetMinutes), weight: w)
         default:
@@ -59,6 +63,10 @@ extension UsageModel {
             if sessionByScreen {
                 if t - sessionStart >= Self.usableLead { habit.late += w } else { habit.early += w }
             }
+        }
+        if lastPlug != .min && t - lastPlug <= Self.sessionGap && !appsAfterPlug.contains(app) {
+            appsAfterPlug.append(app)
+            habit.afterPlug += w
         }
         habit.allOpens += w
         habit.lastOpen = t

@@ -24,6 +24,12 @@ extension UsageModel {
         return (Double(h.late) + 0.5) / (Double(h.late + h.early) + 1)
     }
 
+    /// Probability that `app` is opened within ``sessionGap`` after the charger is plugged in.
+    public func plugProbability(_ app: Int32) -> Double {
+        guard plugs > 0, let h = apps[app] else { return 0 }
+        return min(1, Double(h.afterPlug / plugs))
+    }
+
     /// Whether this user's log shows screen events (then screen_on is the cheap moment to fetch).
     public var hasScreenEvents: Bool { screenSessions > 0 }
 

@@ -9,16 +9,19 @@ extension UsageModel {
         u.floats(today)
         u.int(todayIndex)
         u.float(screenSessions)
-        for v in [sessionStart, sessionByScreen ? 1 : 0, Int64(events), reference, lastSlot, lastOpenTime, lastScreenOn] { u.int(v) }
+        u.float(plugs)
+        for v in [sessionStart, sessionByScreen ? 1 : 0, Int64(events), reference, lastSlot, lastOpenTime, lastScreenOn, lastPlug] { u.int(v) }
         u.string(lastOpenApp < 0 ? "" : appName(lastOpenApp))
         u.int(Int64(sessionApps.count))
         for a in sessionApps { u.string(appName(a)) }
+        u.int(Int64(appsAfterPlug.count))
+        for a in appsAfterPlug { u.string(appName(a)) }
         let apps = self.apps.keys.sorted().map { id -> (name: String, bytes: [UInt8]) in
             let h = self.apps[id]!
             var w = ModelWriter()
             w.int(ModelBytes.version)
             w.floats(h.opens)
-            for f in [h.sessionOpens, h.allOpens, h.late, h.early] { w.float(f) }
+            for f in [h.sessionOpens, h.allOpens, h.late, h.early, h.afterPlug] { w.float(f) }
             w.int(h.lastOpen)
             w.int(Int64(h.openCount))
             w.int(Int64(h.successors.count))
@@ -37,6 +40,7 @@ extension UsageModel {
         today = try r.floats(count: Self.binsPerDay)
         todayIndex = try r.int()
         screenSessions = try r.float()
+        plugs = try r.float()
         sessionStart = try r.int()
         sessionByScreen = try r.int() != 0
         events = Int(try r.int())
@@ -44,10 +48,13 @@ extension UsageModel {
         lastSlot = try r.int()
         lastOpenTime = try r.int()
         lastScreenOn = try r.int()
+        lastPlug = try r.int()
         let last = try r.string()
         lastOpenApp = last.isEmpty ? -1 : appID(last)
         let n = try r.int()
         for _ in 0..<n { sessionApps.append(appID(try r.string())) }
+        let plugged = try r.int()
+        for _ in 0..<plugged { appsAfterPlug.append(appID(try r.string())) }
         for (name, bytes) in apps {
             var a = ModelReader(bytes)
             guard try a.int() == ModelBytes.version else { throw ModelBytes.Corrupt() }
@@ -57,6 +64,7 @@ extension UsageModel {
             h.allOpens = try a.float()
             h.late = try a.float()
             h.early = try a.float()
+            h.afterPlug = try a.float()
             h.lastOpen = try a.int()
             h.openCount = Int(try a.int())
             let count = try a.int()

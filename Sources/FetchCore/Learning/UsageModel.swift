@@ -37,6 +37,10 @@ public struct UsageModel: Sendable, Equatable {
     /// by the days before it.
     public internal(set) var today = [Float](repeating: 0, count: binsPerDay)
     var todayIndex: Int64 = .min
+    /// Weighted plug-ins (charger connected).
+    public internal(set) var plugs: Float = 0
+    var lastPlug: Int64 = .min
+    var appsAfterPlug: [Int32] = []
     /// Weighted sessions that began with screen_on.
     public internal(set) var screenSessions: Float = 0
     public internal(set) var sessionStart: Int64 = .min
@@ -84,6 +88,7 @@ public struct UsageModel: Sendable, Equatable {
     private mutating func rescale(by f: Float) {
         for i in 0..<Self.bins { sessions[i] *= f; exposure[i] *= f }
         screenSessions *= f
+        plugs *= f
         for id in Array(apps.keys) { apps[id]!.scale(by: f) }
     }
 }

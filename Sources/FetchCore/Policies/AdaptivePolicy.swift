@@ -9,7 +9,8 @@ import Darwin
 ///
 /// At each decision point, for each app the user has used:
 /// - the chance it is opened soon, by the kind of moment: at screen_on, the chance the session
-///   includes it late enough for a fetch to finish; at an open, the chance it comes next (or,
+///   includes it late enough for a fetch to finish; at a plug-in, the chance it is opened in the
+///   next five minutes, as after earlier plug-ins; at an open, the chance it comes next (or,
 ///   when the open starts a session, that the session includes it); at a tick, the chance its
 ///   habit brings it within the content window — discounted, for users whose screen events
 ///   give a cheaper chance, by how often a screen_on comes early enough before it;
@@ -29,7 +30,7 @@ public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable
     /// Expected rescues per joule below which a fetch is not worth it, at an even pace.
     ///
     /// 0.16 keeps `adaptive` below the energy of every other real policy on the real and
-    /// generated logs while rescuing more than any; 0.04 rescues the most (56% of the oracle's
+    /// generated logs while rescuing more than any; 0.04 rescues the most (57% of the oracle's
     /// rescues on the real logs, 88% on generated ones) at 2.6 times the energy of `ios`.
     public var basePrice: Double
     /// Price of a cellular megabyte, in joules, at an even pace.
@@ -75,6 +76,9 @@ public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable
                 let session = model.sessionStart == now && !model.sessionByScreen
                     ? model.sessionProbability(app.id, at: now, offsetMinutes: offset) : 0
                 chance = max(next, session)
+                horizon = Millis.minute
+            case .wake(.plugged) where model.plugs > 0:
+                chance = model.plugProbability(app.id)
                 horizon = Millis.minute
             case .wake, .tick, .timer:
                 horizon = max(view.scenario.tick, Millis.minute)
