@@ -7,20 +7,27 @@ struct Runner {
     var input: InputOptions
     var run: RunOptions
 
-    /// Replays every policy over the input; with a trace sink, only the first policy is traced.
-    func replay(_ policies: [any FetchPolicy], trace: ((NameTable, NameTable) -> any TraceSink)? = nil) throws -> [ReplayReport] {
+    /// Replays every policy over the input, in one pass. `sinks` gives the trace sink of the
+    /// replay of each policy (by index), `tap` sees every event read.
+    func replay(_ policies: [any FetchPolicy],
+                sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)? = nil,
+                tap: ((UsageEvent, NameTable) -> Void)? = nil) throws -> [ReplayReport] {
         let scenario = try run.loadScenario()
         let clock = ContinuousClock()
         let started = clock.now
         var reports: [ReplayReport] = []
         var skipped: [String: Int] = [:]
         func drive<S: UsageEventSource>(_ source: inout S) throws {
-            let sink = trace?(source.users, source.apps)
             let replays = policies.enumerated().map { i, p in
                 makeReplay(policy: p, scenario: scenario, seed: run.seed, users: source.users, apps: source.apps,
-                           trace: i == 0 ? sink : nil)
+                           trace: sinks?(i, source.users, source.apps))
             }
-            try source.run(replays)
+            if let tap {
+                var tapped = TappedSource(base: source, tap: tap)
+                try tapped.run(replays)
+            } else {
+                try source.run(replays)
+            }
             reports = replays.map { $0.finish() }
         }
         do {
@@ -47,6 +54,20 @@ struct Runner {
 
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
+
+/// A source whose events are also shown to `tap`.
+struct TappedSource<S: UsageEventSource>: UsageEventSource {
+    var base: S
+    let tap: (UsageEvent, NameTable) -> Void
+    var users: NameTable { base.users }
+    var apps: NameTable { base.apps }
+
+    mutating func next() throws -> UsageEvent? {
+        let e = try base.next()
+        if let e { tap(e, base.users) }
+        return e
     }
 }
 

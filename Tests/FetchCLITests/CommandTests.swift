@@ -123,3 +123,32 @@ struct NextCommandTests {
         #expect(bad.status != 0 && bad.err.contains("--at"))
     }
 }
+
+/// `bench --report`: one self-contained HTML page.
+struct ReportTests {
+    @Test func theReportIsOneSelfContainedPageWithEveryChart() throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/report.html"
+        let args = ["bench", CommandTests.sample, "--policies", "none,fixed:60m,adaptive,oracle", "--report", path,
+                    "--user", "user-0003", "--day", "2025-01-08"]
+        let r = try Fetchsched.run(args)
+        #expect(r.status == 0, "\(r.err)")
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>") && html.hasSuffix("</html>\n"))
+        #expect(html.components(separatedBy: "<svg").count - 1 == 4)  // scatter, fresh, daily spend, timeline
+        #expect(html.contains("A day of user-0003: 2025-01-08"))
+        // Nothing from the network: the only URL is the SVG namespace.
+        let urls = html.components(separatedBy: "http").count - 1
+        #expect(urls == html.components(separatedBy: "http://www.w3.org/2000/svg").count - 1)
+        #expect(!html.contains("<script") && !html.contains("<link") && !html.contains("@import"))
+        // Same inputs, same bytes.
+        let again = dir + "/again.html"
+        _ = try Fetchsched.run(args.dropLast(6) + ["--report", again, "--user", "user-0003", "--day", "2025-01-08"])
+        #expect(try String(contentsOfFile: again, encoding: .utf8) == html)
+    }
+
+    @Test func aBadDayIsRefused() throws {
+        let r = try Fetchsched.run(["bench", CommandTests.sample, "--report", Fetchsched.temp() + "/r.html", "--day", "2025-02-30"])
+        #expect(r.status != 0 && r.err.contains("--day"))
+    }
+}

@@ -10,18 +10,65 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
     @OptionGroup var runOptions: RunOptions
 
-    @Option(help: "Comma-separated policies: none, fixed:<duration>, oracle.")
+    @Option(help: "Comma-separated policies: none, fixed:<duration>, ios, android, adaptive, oracle.")
     var policies: String = "none,fixed:15m,fixed:60m,oracle"
 
     @Option(help: "Output: table, json or markdown.")
     var format: OutputFormat = .table
 
+    @Option(help: ArgumentHelp("Also write a self-contained HTML report with charts to this file.", valueName: "file.html"))
+    var report: String?
+
+    @Option(help: "The user whose day the report shows (default: the user of the first event).")
+    var user: String?
+
+    @Option(help: ArgumentHelp("The day the report shows, YYYY-MM-DD in the user's local time (default: the user's busiest day).", valueName: "date"))
+    var day: String?
+
     func run() throws {
-        let reports = try Runner(input: input, run: runOptions).replay(try parsePolicies(policies))
+        let list = try parsePolicies(policies)
+        let requestedDay = try day.map(Self.parseDay)
+        var recorders: [TimelineRecorder] = []
+        var chosen = user
+        var events: [UsageEvent] = []
+        let runner = Runner(input: input, run: runOptions)
+        let reports: [ReplayReport]
+        if report == nil {
+            reports = try runner.replay(list)
+        } else {
+            reports = try runner.replay(list, sinks: { _, users, apps in
+                let r = TimelineRecorder(user: chosen ?? "", users: users, apps: apps)
+                recorders.append(r)
+                return r
+            }, tap: { e, users in
+                // Seen before any replay takes the event: the default user is the first event's.
+                if chosen == nil {
+                    chosen = users[e.user]
+                    for r in recorders { r.user = users[e.user] }
+                }
+                if users[e.user] == chosen { events.append(e) }
+            })
+        }
+        if let path = report {
+            let named = zip(reports, recorders).map { (policy: $0.policy, recorder: $1) }
+            let timeline = Timeline.build(user: chosen ?? "", events: events, day: requestedDay, recorders: named)
+            let file = try AtomicFile(path: path)
+            file.write(HTMLReport.render(reports, timeline: timeline, source: input.db ?? input.logs.joined(separator: ", ")))
+            try file.commit()
+        }
         switch format {
         case .json: print(try ReportText.json(reports))
         case .markdown: print(ReportText.markdown(reports), terminator: "")
         case .table: print(ReportText.table(reports), terminator: "")
         }
+    }
+
+    static func parseDay(_ text: String) throws -> Int64 {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]), parts[2] >= 1,
+              parts[2] <= LocalTime.daysInMonth(year: parts[0], month: parts[1]) else {
+            throw CLIError("--day '\(text)' is not a date such as 2025-01-13")
+        }
+        return LocalTime.days(year: parts[0], month: parts[1], day: parts[2])
     }
 }

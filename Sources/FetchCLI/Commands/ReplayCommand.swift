@@ -24,8 +24,8 @@ struct ReplayCommand: ParsableCommand {
         let policies = try parsePolicies(policy)
         guard policies.count == 1 else { throw CLIError("replay takes one policy; use 'fetchsched bench' for several") }
         let file = try trace.map { try AtomicFile(path: $0) }
-        let reports = try Runner(input: input, run: runOptions).replay(policies, trace: file.map { f in
-            { users, apps in TraceCSV(file: f, users: users, apps: apps) }
+        let reports = try Runner(input: input, run: runOptions).replay(policies, sinks: file.map { f in
+            { _, users, apps in TraceCSV(file: f, users: users, apps: apps) }
         })
         try file?.commit()
         let report = reports[0]

@@ -18,4 +18,10 @@ public struct TraceRow: Sendable {
 /// Receives trace rows as the replay makes them.
 public protocol TraceSink: AnyObject {
     func record(_ row: TraceRow)
+    /// An open, and whether it found fresh content (and thanks to a background fetch).
+    func recordOpen(user: Int32, app: Int32, time: Int64, offsetMinutes: Int16, fresh: Bool, rescued: Bool)
+}
+
+extension TraceSink {
+    public func recordOpen(user: Int32, app: Int32, time: Int64, offsetMinutes: Int16, fresh: Bool, rescued: Bool) {}
 }

@@ -48,6 +48,8 @@ extension UserSimulator {
         } else if let stale = a.staleness(at: now) {
             tally.staleness.record(seconds: stale / 1000)
         }
+        run.trace?.recordOpen(user: user, app: id, time: now, offsetMinutes: Int16(offset), fresh: fresh,
+                              rescued: fresh && !freshWithoutFetches)
         apps[i].refresh(contentTime: now)
         apps[i].openRefreshedAt = now
         apps[i].lastOpen = now

@@ -1,0 +1,77 @@
+/// The report's comparison charts.
+enum Charts {
+    /// rescuedOpens (y) against energy (x), one labelled point per policy.
+    static func rescuedAgainstEnergy(_ reports: [ReplayReport]) -> String {
+        var s = SVG(width: 640, height: 360)
+        let (left, right, top, bottom) = (70.0, 610.0, 20.0, 310.0)
+        let energy = reports.map { Double($0.total.energyMicroJ) / 1e6 }
+        let rescued = reports.map { Double($0.total.rescuedOpens) }
+        let xt = SVG.ticks(upTo: max(1, energy.max() ?? 1)), yt = SVG.ticks(upTo: max(1, rescued.max() ?? 1))
+        let x = { (v: Double) in left + v / xt.last! * (right - left) }
+        let y = { (v: Double) in bottom - v / yt.last! * (bottom - top) }
+        axes(&s, xt, yt, x, y, left, right, top, bottom, xLabel: "energy (J)", yLabel: "rescued opens")
+        for (i, r) in reports.enumerated() {
+            let color = SVG.palette[i % SVG.palette.count]
+            s.circle(x(energy[i]), y(rescued[i]), 6, fill: color,
+                     title: "\(r.policy): \(r.total.rescuedOpens) rescued, \(ReportText.fixed(energy[i], 1)) J")
+            let nearEdge = x(energy[i]) > right - 90
+            s.text(x(energy[i]) + (nearEdge ? -9 : 9), y(rescued[i]) + 4, r.policy, anchor: nearEdge ? "end" : "start", fill: color)
+        }
+        return s.svg
+    }
+
+    /// freshRate per policy, as horizontal bars.
+    static func freshRate(_ reports: [ReplayReport]) -> String {
+        var s = SVG(width: 640, height: Double(reports.count) * 28 + 30)
+        for (i, r) in reports.enumerated() {
+            let y = 10 + Double(i) * 28
+            s.text(110, y + 15, r.policy, anchor: "end")
+            s.rect(120, y, r.freshRate * 440, 20, SVG.palette[i % SVG.palette.count], title: "\(r.policy): \(ReportText.fixed(r.freshRate * 100, 1))% fresh")
+            s.text(125 + r.freshRate * 440, y + 15, "\(ReportText.fixed(r.freshRate * 100, 1))%")
+        }
+        return s.svg
+    }
+
+    /// Each day's energy as a share of the day's budget (all users), one line per policy.
+    static func dailySpend(_ reports: [ReplayReport]) -> String {
+        var s = SVG(width: 640, height: 340)
+        let (left, right, top, bottom) = (70.0, 500.0, 20.0, 290.0)
+        let dates = Array(Set(reports.flatMap { $0.perDay.map(\.date) })).sorted()
+        func share(_ r: ReplayReport, _ d: ReplayReport.DayRow) -> Double {
+            Double(d.tally.energyMicroJ) / Double(max(1, r.scenario.energyBudgetMicroJ * Int64(max(1, d.users)))) * 100
+        }
+        let peak = reports.flatMap { r in r.perDay.map { share(r, $0) } }.max() ?? 100
+        let yt = SVG.ticks(upTo: max(100, peak)), xt = [0.0, Double(max(1, dates.count - 1))]
+        let x = { (i: Double) in left + i / xt[1] * (right - left) }
+        let y = { (v: Double) in bottom - v / yt.last! * (bottom - top) }
+        axes(&s, [], yt, x, y, left, right, top, bottom, xLabel: "", yLabel: "% of daily energy budget")
+        if let first = dates.first, let last = dates.last {
+            s.text(left, bottom + 16, first, anchor: "start")
+            s.text(right, bottom + 16, last, anchor: "end")
+        }
+        for (i, r) in reports.enumerated() {
+            let color = SVG.palette[i % SVG.palette.count]
+            let points = r.perDay.compactMap { d in dates.firstIndex(of: d.date).map { (x(Double($0)), y(share(r, d))) } }
+            if points.count > 1 { s.polyline(points, color) } else if let p = points.first { s.circle(p.0, p.1, 3, fill: color) }
+            s.rect(515, top + Double(i) * 18, 12, 12, color)
+            s.text(533, top + Double(i) * 18 + 10, r.policy)
+        }
+        return s.svg
+    }
+
+    static func axes(_ s: inout SVG, _ xt: [Double], _ yt: [Double], _ x: (Double) -> Double, _ y: (Double) -> Double,
+                     _ left: Double, _ right: Double, _ top: Double, _ bottom: Double, xLabel: String, yLabel: String) {
+        s.line(left, bottom, right, bottom, "#444")
+        s.line(left, top, left, bottom, "#444")
+        for v in yt {
+            s.line(left, y(v), right, y(v), "#e5e5e5")
+            s.text(left - 6, y(v) + 4, ReportText.fixed(v, v < 10 && v != v.rounded() ? 1 : 0), anchor: "end", size: 10)
+        }
+        for v in xt {
+            s.line(x(v), bottom, x(v), bottom + 4, "#444")
+            s.text(x(v), bottom + 16, ReportText.fixed(v, 0), anchor: "middle", size: 10)
+        }
+        if !xLabel.isEmpty { s.text((left + right) / 2, bottom + 34, xLabel, anchor: "middle") }
+        s.text(18, (top + bottom) / 2, yLabel, anchor: "middle", vertical: true)
+    }
+}

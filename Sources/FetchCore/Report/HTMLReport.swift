@@ -1,0 +1,47 @@
+/// `bench --report`: one self-contained HTML page (inline CSS and SVG; no scripts, fonts or
+/// anything else from the network) with the comparison table, rescuedOpens and freshRate
+/// against energy, the daily budget spend, and one user's day.
+public enum HTMLReport {
+    public static func render(_ reports: [ReplayReport], timeline: Timeline?, source: String) -> String {
+        let first = reports.first
+        var html = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>FetchScheduler report</title>
+        <style>
+        body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1000px; }
+        table { border-collapse: collapse; font-size: 12px; }
+        th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: right; }
+        th:first-child, td:first-child { text-align: left; }
+        h2 { margin-top: 32px; } .note { color: #555; font-size: 13px; }
+        </style></head><body>
+        <h1>FetchScheduler: policies compared</h1>
+        <p class="note">\(SVG.escape(source)) · \(first?.events ?? 0) events · \(first?.perUser.count ?? 0) users · \(first?.perDay.count ?? 0) days · seed \(first?.seed ?? 0) · budgets \(ReportText.fixed(Double(first?.scenario.energyBudgetMicroJ ?? 0) / 1e6, 0)) J and \(ReportText.fixed(Double(first?.scenario.cellularBudgetBytes ?? 0) / 1e6, 0)) MB cellular per device-day</p>
+        <h2>Comparison</h2>
+        \(table(reports))
+        <h2>Rescued opens against energy</h2>
+        <p class="note">Up and to the left is better: opens made fresh by a background fetch, for the energy spent.</p>
+        \(Charts.rescuedAgainstEnergy(reports))
+        <h2>Fresh opens</h2>
+        \(Charts.freshRate(reports))
+        <h2>Daily energy spend</h2>
+        <p class="note">Each local day's energy, all users, as a share of their budgets (100% = every device spent its whole budget).</p>
+        \(Charts.dailySpend(reports))
+
+        """
+        if let t = timeline {
+            html += """
+            <h2>A day of \(SVG.escape(t.user)): \(LocalTime.dateText(day: t.day))</h2>
+            <p class="note">Network (blue Wi-Fi, orange cellular, grey none), charging, screen on, wake opportunities; per policy the opens (green fresh, red stale, ringed when a background fetch made them fresh) and the fetches (green newData, blue noData, orange failed, red terminated). Hover for details.</p>
+            \(TimelineChart.render(t, policies: reports.map(\.policy)))
+
+            """
+        }
+        return html + "</body></html>\n"
+    }
+
+    static func table(_ reports: [ReplayReport]) -> String {
+        var out = "<table><tr>" + ReportText.columns.map { "<th>\(SVG.escape($0))</th>" }.joined() + "</tr>\n"
+        for r in reports { out += "<tr>" + ReportText.cells(r).map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>\n" }
+        return out + "</table>"
+    }
+}
