@@ -31,6 +31,14 @@ struct RunOptions: ParsableArguments {
     @Flag(help: "Print the time taken and events per second on stderr.")
     var timing = false
 
+    @Option(help: "Worker threads for replays (default: one per core); output is the same for any count.")
+    var threads: Int?
+
+    @Flag(help: "No progress line on stderr.")
+    var quiet = false
+
+    var workers: Int { max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount) }
+
     func loadScenario() throws -> Scenario {
         guard let path = scenario else { return .default }
         guard let data = FileManager.default.contents(atPath: path) else {

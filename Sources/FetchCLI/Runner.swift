@@ -17,7 +17,14 @@ struct Runner {
         let started = clock.now
         var reports: [ReplayReport] = []
         var skipped: [String: Int] = [:]
+        let progress = Progress(enabled: !run.quiet)
         func drive<S: UsageEventSource>(_ source: inout S) throws {
+            if sinks == nil && tap == nil && run.workers > 1 {
+                let parallel = ParallelReplay(policies: policies, scenario: scenario, seed: run.seed, workers: run.workers)
+                reports = try parallel.run(&source) { progress.update(events: $0, users: $1, done: $2) }
+                progress.finish()
+                return
+            }
             let replays = policies.enumerated().map { i, p in
                 makeReplay(policy: p, scenario: scenario, seed: run.seed, users: source.users, apps: source.apps,
                            trace: sinks?(i, source.users, source.apps))

@@ -13,12 +13,16 @@ final class LineReader {
     private var end = 0
     private var eof = false
     private(set) var lineNumber = 0
+    private(set) var bytesRead = 0
+    let size: Int
 
     init(path: String, bufferSize: Int = 1 << 20) throws(InputError) {
         guard let f = fopen(path, "rb") else {
             throw InputError("cannot open '\(path)': \(String(cString: strerror(errno)))")
         }
         file = f
+        var st = stat()
+        size = fstat(fileno(f), &st) == 0 ? Int(st.st_size) : 0
         capacity = bufferSize
         buffer = .allocate(capacity: capacity)
     }
@@ -66,6 +70,7 @@ final class LineReader {
         }
         let n = fread(buffer + end, 1, capacity - end, file)
         end += n
+        bytesRead += n
         if n == 0 { eof = true }
     }
 }

@@ -19,6 +19,8 @@ final class LogFileSource {
     }
 
     var line: Int { reader.lineNumber }
+    var bytesRead: Int { reader.bytesRead }
+    var size: Int { reader.size }
 
     /// The next event; a bad row throws its problem, and the caller may skip it and go on.
     func next() throws(RowProblem) -> UsageEvent? {

@@ -76,6 +76,12 @@ public struct LogSource: UsageEventSource {
         skipped[problem.kind, default: 0] += 1
     }
 
+    /// The share of the files' bytes read so far.
+    public var progress: Double? {
+        let total = files.reduce(0) { $0 + $1.size }
+        return total == 0 ? nil : Double(files.reduce(0) { $0 + $1.bytesRead }) / Double(total)
+    }
+
     /// `badTimestamp 3, unknownEvent 1`, or nil when nothing was skipped.
     public var skippedSummary: String? {
         let parts = RowProblemKind.allCases.compactMap { k in skipped[k].map { "\(k.rawValue) \($0)" } }

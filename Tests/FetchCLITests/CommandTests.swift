@@ -152,3 +152,23 @@ struct ReportTests {
         #expect(r.status != 0 && r.err.contains("--day"))
     }
 }
+
+/// Threads and checks.
+struct ScaleTests {
+    @Test(arguments: [1, 3])
+    func theNumberOfThreadsDoesNotChangeTheOutput(threads: Int) throws {
+        let base = try Fetchsched.run(["bench", CommandTests.sample, "--policies", "none,fixed:15m,adaptive,oracle", "--format", "json", "--threads", "2"])
+        let other = try Fetchsched.run(["bench", CommandTests.sample, "--policies", "none,fixed:15m,adaptive,oracle", "--format", "json", "--threads", "\(threads)"])
+        #expect(base.status == 0 && !base.out.isEmpty)
+        #expect(other.out == base.out)
+    }
+
+    @Test func checkCountsEventsAndStopsAtABadRow() throws {
+        let ok = try Fetchsched.run(["check", CommandTests.sample])
+        #expect(ok.status == 0 && ok.out.hasPrefix("7403 events, 8 users"))
+        let dir = Fetchsched.temp()
+        try "timestamp,user,app,event,value\n1,u,a,open,\n2,u,a,opened,\n".write(toFile: dir + "/b.csv", atomically: true, encoding: .utf8)
+        let bad = try Fetchsched.run(["check", dir + "/b.csv"])
+        #expect(bad.status != 0 && bad.err.contains("b.csv:3: unknown event 'opened'"))
+    }
+}

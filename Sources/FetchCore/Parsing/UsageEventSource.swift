@@ -4,6 +4,12 @@ public protocol UsageEventSource {
     var users: NameTable { get }
     var apps: NameTable { get }
     mutating func next() throws -> UsageEvent?
+    /// The share of the input read so far (0...1), when the source knows it.
+    var progress: Double? { get }
+}
+
+extension UsageEventSource {
+    public var progress: Double? { nil }
 }
 
 extension UsageEventSource {

@@ -1,0 +1,53 @@
+import ArgumentParser
+import FetchCore
+import FetchStore
+import Foundation
+
+/// `fetchsched check`: reads logs as replay would, and reports what they hold.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check usage logs and count their events, users and apps, without replaying them.",
+        discussion: "Stops at the first bad row with file and line, like every other command; with --skip-invalid, counts the bad rows by reason.")
+
+    @Argument(help: ArgumentHelp("Usage logs: canonical CSV or JSON Lines.", valueName: "log"))
+    var logs: [String]
+
+    @Flag(help: "Skip malformed rows and count them by reason instead of stopping.")
+    var skipInvalid = false
+
+    @Flag(help: "Print the time taken and rows per second on stderr.")
+    var timing = false
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var counts = [Int](repeating: 0, count: EventKind.allCases.count)
+        var first = Int64.max, last = Int64.min
+        let source: LogSource
+        do {
+            var s = try LogSource(paths: logs, skipInvalid: skipInvalid)
+            while let e = try s.next() {
+                counts[Int(e.kind.rawValue)] += 1
+                first = min(first, e.time.millis)
+                last = max(last, e.time.millis)
+            }
+            source = s
+        } catch let e as LogError {
+            throw CLIError(e.description)
+        } catch let e as InputError {
+            throw CLIError(e.description)
+        }
+        let events = counts.reduce(0, +)
+        print("\(events) events, \(source.users.count) users, \(source.apps.count) apps")
+        if events > 0 {
+            print("from \(LocalTime.isoText(first, offsetMinutes: 0)) to \(LocalTime.isoText(last, offsetMinutes: 0))")
+            print(EventKind.allCases.filter { counts[Int($0.rawValue)] > 0 }.map { "\($0.logName) \(counts[Int($0.rawValue)])" }.joined(separator: ", "))
+        }
+        if let summary = source.skippedSummary { print("skipped invalid rows: \(summary)") }
+        if timing {
+            let s = Runner.seconds(clock.now - started)
+            printError("read \(source.rows) rows in \(String(format: "%.2f", s)) s: \(Int(Double(source.rows) / s)) rows/s")
+        }
+    }
+}
