@@ -10,7 +10,7 @@ bin=$(swift build -c release --show-bin-path)/fetchsched
 "$bin" generate --users "$users" --days "$days" --seed 1 --out "$work/log.csv"
 
 start=$(date +%s.%N)
-"$bin" ingest "$work/log.csv" --db "$work/ours.sqlite" > "$work/ingest.txt"
+"$bin" ingest "$work/log.csv" --db "$work/ours.sqlite" --no-learn > "$work/ingest.txt"
 end=$(date +%s.%N)
 rows=$(sqlite3 "$work/ours.sqlite" "SELECT count(*) FROM events")
 ours=$(python3 -c "print($end - $start)")

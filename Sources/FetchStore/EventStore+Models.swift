@@ -18,12 +18,19 @@ extension EventStore {
 
     /// Replaces the stored model of `user`.
     public func saveModel(_ model: UsageModel, user: String, apps: NameTable) throws {
-        let records = model.records { apps[$0] }
+        try saveModels([(user, model)], apps: apps)
+    }
+
+    /// Replaces the stored models of these users, in one transaction.
+    public func saveModels(_ models: [(user: String, model: UsageModel)], apps: NameTable) throws {
         try pool.write { db in
-            try db.execute(sql: "DELETE FROM models WHERE user = ?", arguments: [user])
-            try db.execute(sql: "INSERT INTO models (user, app, data) VALUES (?, '', ?)", arguments: [user, Data(records.user)])
-            for (name, bytes) in records.apps {
-                try db.execute(sql: "INSERT INTO models (user, app, data) VALUES (?, ?, ?)", arguments: [user, name, Data(bytes)])
+            for (user, model) in models {
+                let records = model.records { apps[$0] }
+                try db.execute(sql: "DELETE FROM models WHERE user = ?", arguments: [user])
+                try db.execute(sql: "INSERT INTO models (user, app, data) VALUES (?, '', ?)", arguments: [user, Data(records.user)])
+                for (name, bytes) in records.apps {
+                    try db.execute(sql: "INSERT INTO models (user, app, data) VALUES (?, ?, ?)", arguments: [user, name, Data(bytes)])
+                }
             }
         }
     }
@@ -42,18 +49,24 @@ extension EventStore {
         }
     }
 
-    /// Learns the models of these users from all their stored events and stores them.
-    /// Returns how many were learned.
+    /// Learns the models of these users from all their stored events and stores them, in one
+    /// pass over the events (the table is keyed by time first, so a scan per user would read it
+    /// once per user). Memory grows with the users and their apps. Returns how many were learned.
     @discardableResult
     public func learnModels(users: [String]) throws -> Int {
-        for user in users {
-            let (model, apps) = try withEvents(user: user) { source -> (UsageModel, NameTable) in
-                var model = UsageModel()
-                while let e = try source.next() { model.observe(e) }
-                return (model, source.apps)
+        let wanted = Set(users)
+        let (models, userNames, appNames) = try withEvents { source -> ([Int32: UsageModel], NameTable, NameTable) in
+            var models: [Int32: UsageModel] = [:]
+            var chosen: [Bool] = []
+            while let e = try source.next() {
+                let u = Int(e.user)
+                while chosen.count <= u { chosen.append(wanted.contains(source.users[Int32(chosen.count)])) }
+                guard chosen[u] else { continue }
+                models[e.user, default: UsageModel()].observe(e)
             }
-            try saveModel(model, user: user, apps: apps)
+            return (models, source.users, source.apps)
         }
-        return users.count
+        try saveModels(models.keys.sorted().map { (userNames[$0], models[$0]!) }, apps: appNames)
+        return models.count
     }
 }

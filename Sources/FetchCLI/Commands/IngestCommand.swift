@@ -22,6 +22,9 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Print the time taken and rows per second on stderr.")
     var timing = false
 
+    @Flag(help: "Store the events only; do not relearn the users' usage models.")
+    var noLearn = false
+
     func run() throws {
         let clock = ContinuousClock()
         let started = clock.now
@@ -31,7 +34,7 @@ struct IngestCommand: ParsableCommand {
             let stats = try store.ingest(&source)
             if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
             print("ingested \(stats.read) events into \(db): \(stats.inserted) new, \(stats.duplicates) already stored")
-            if stats.inserted > 0 {
+            if stats.inserted > 0 && !noLearn {
                 let learned = try store.learnModels(users: source.users.names)
                 print("learned the usage models of \(learned) user\(learned == 1 ? "" : "s")")
             }
