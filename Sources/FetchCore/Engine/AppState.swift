@@ -25,11 +25,14 @@ public struct AppState: Sendable {
     var staleSince: Int64 = .min
     var pendingStart: Int64 = .min
     var pendingResult: FetchResult = .noData
+    /// Constants of the app's settings, computed once: they are read at every request.
+    let costs: FetchCosts
 
-    init(id: Int32, settings: AppSettings, updates: UpdateProcess?) {
+    init(id: Int32, settings: AppSettings, updates: UpdateProcess?, energy: EnergyModel) {
         self.id = id
         self.settings = settings
         self.updates = updates
+        self.costs = FetchCosts(settings: settings, energy: energy)
     }
 
     /// Whether content refreshed at `refreshed` is still fresh at `t`. For the `updates`

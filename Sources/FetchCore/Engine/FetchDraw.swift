@@ -12,8 +12,7 @@ struct FetchDraw {
 
     /// Draws a fetch from the app's profile. The stream is keyed by user, app and start time,
     /// so the same fetch at the same moment has the same outcome under every policy.
-    init(profile p: FetchProfile, hasNewData: Bool, rng: inout SplitMix64) {
-        let sigma = log(Double(p.durationP95) / Double(p.durationMedian)) / 1.644_853_6
+    init(profile p: FetchProfile, sigma: Double, hasNewData: Bool, rng: inout SplitMix64) {
         let duration = max(1, Int64((Double(p.durationMedian) * exp(sigma * rng.normal())).rounded()))
         let failed = rng.chance(p.failureRate)
         let payload = hasNewData ? p.bytes : p.noDataBytes

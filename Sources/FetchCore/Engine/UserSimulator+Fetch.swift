@@ -2,10 +2,9 @@ extension UserSimulator {
     /// A policy asks to fetch `id` now: the engine checks every hard rule, then runs it.
     func request(_ id: Int32) {
         let i = appIndex(id)
-        let a = apps[i]
         let network = context.network
         let shared = now <= radioUntil && radioNetwork == network
-        if let refusal = refusal(a, network: network, sharedWake: shared) {
+        if let refusal = refusal(i, network: network, sharedWake: shared) {
             tally.refused[refusal.rawValue] += 1
             run.trace?.record(TraceRow(user: user, app: id, start: now, offsetMinutes: Int16(offset), unixForm: unixForm,
                                        durationMs: 0, result: nil, network: network, energyMicroJ: 0, bytes: 0,
@@ -13,6 +12,7 @@ extension UserSimulator {
             return
         }
         apps[i].advanceContent(to: now)
+        let a = apps[i]
         let hasNew: Bool
         if case .updates = a.settings.content {
             hasNew = (apps[i].updates?.last ?? .min) > apps[i].refreshedAt
@@ -20,7 +20,7 @@ extension UserSimulator {
             hasNew = true
         }
         var rng = SplitMix64(seed: run.seed, userHash, run.catalog.hash(id), UInt64(bitPattern: now))
-        let draw = FetchDraw(profile: a.settings.profile, hasNewData: hasNew, rng: &rng)
+        let draw = FetchDraw(profile: a.settings.profile, sigma: a.costs.sigma, hasNewData: hasNew, rng: &rng)
         let energy = run.scenario.energy.fetchMicroJ(ms: draw.runMs, bytes: draw.bytes, network: network, sharedWake: shared)
         energyToday += energy
         tally.energyMicroJ += energy
@@ -51,17 +51,15 @@ extension UserSimulator {
     ///
     /// The budget check reserves the worst case (a fetch that runs to its deadline and moves its
     /// full payload), since the system cannot know in advance how long a fetch will take.
-    private func refusal(_ a: AppState, network: Network, sharedWake: Bool) -> Refusal? {
-        if a.settings.interval == .never { return .never }
-        if a.inFlight { return .running }
+    private func refusal(_ i: Int, network: Network, sharedWake: Bool) -> Refusal? {
+        let costs = apps[i].costs
+        if costs.never { return .never }
+        if apps[i].inFlight { return .running }
         if let blocker = context.blocker { return blocker }
-        let gap = a.settings.interval.minimumGap
-        if gap > 0 && a.lastFetchStart != .min && now - a.lastFetchStart < gap { return .interval }
-        let s = run.scenario
-        let worstBytes = max(a.settings.profile.bytes, a.settings.profile.noDataBytes)
-        let worst = s.energy.fetchMicroJ(ms: Millis.deadline, bytes: worstBytes, network: network, sharedWake: sharedWake)
-        if energyToday + worst > s.energyBudgetMicroJ { return .energyBudget }
-        if network == .cellular && cellularToday + worstBytes > s.cellularBudgetBytes { return .cellularBudget }
+        let last = apps[i].lastFetchStart
+        if costs.gap > 0 && last != .min && now - last < costs.gap { return .interval }
+        if energyToday + costs.worst(network: network, sharedWake: sharedWake) > energyBudget { return .energyBudget }
+        if network == .cellular && cellularToday + costs.worstBytes > cellularBudget { return .cellularBudget }
         return nil
     }
 

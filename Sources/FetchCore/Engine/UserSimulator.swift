@@ -13,6 +13,8 @@ final class UserSimulator<P: FetchPolicy> {
     var policyState: P.UserState
     let run: ReplayContext
     let tickMs: Int64
+    let energyBudget: Int64
+    let cellularBudget: Int64
 
     var context = DeviceContext()
     var offset = 0
@@ -21,6 +23,7 @@ final class UserSimulator<P: FetchPolicy> {
     var origin: Int64 = .min
     var apps: [AppState] = []
     var index: [Int32: Int32] = [:]
+    var lookupHint = 0
 
     var completions = Heap<Moment>()
     var sequence: UInt32 = 0
@@ -51,6 +54,8 @@ final class UserSimulator<P: FetchPolicy> {
         self.policyState = policy.makeState()
         self.run = run
         self.tickMs = run.scenario.tick
+        self.energyBudget = run.scenario.energyBudgetMicroJ
+        self.cellularBudget = run.scenario.cellularBudgetBytes
     }
 
     /// A completion, ordered by (time, sequence number): a heap gives no order among ties.
@@ -147,16 +152,24 @@ final class UserSimulator<P: FetchPolicy> {
         if let w = decision.wakeAt { wakeAt = w.millis > now ? w.millis : .max }
     }
 
-    /// The index of an app's state, made on first sight.
+    /// The index of an app's state, made on first sight. Policies mostly ask for apps in the
+    /// order of `view.apps`, so the slot after the last one found is tried before hashing.
     func appIndex(_ id: Int32) -> Int {
-        if let i = index[id] { return Int(i) }
+        if lookupHint < apps.count && apps[lookupHint].id == id {
+            lookupHint += 1
+            return lookupHint - 1
+        }
+        if let i = index[id] {
+            lookupHint = Int(i) + 1
+            return Int(i)
+        }
         let settings = run.catalog.settings(id)
         var updates: UpdateProcess? = nil
         if case .updates(let mean) = settings.content {
             updates = UpdateProcess(seed: run.seed, userHash: userHash, appHash: run.catalog.hash(id),
                                     origin: origin, meanGap: mean)
         }
-        apps.append(AppState(id: id, settings: settings, updates: updates))
+        apps.append(AppState(id: id, settings: settings, updates: updates, energy: run.scenario.energy))
         index[id] = Int32(apps.count - 1)
         return apps.count - 1
     }

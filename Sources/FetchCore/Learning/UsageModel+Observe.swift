@@ -40,6 +40,7 @@ extension UsageModel {
         sessionApps.removeAll(keepingCapacity: true)
         let slot = Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes)
         sessions[Self.bin(slot: slot)] += w
+        sessionTotal += w
         let day = LocalTime.floorDiv(slot, Int64(Self.binsPerDay))
         if day != todayIndex {
             todayIndex = day

@@ -8,10 +8,8 @@ extension UsageModel {
     /// Probability that a session starting at `t` includes an open of `app`: the app's share of
     /// sessions in this time-of-week bin, shrunk toward its share over all bins.
     public func sessionProbability(_ app: Int32, at t: Int64, offsetMinutes: Int) -> Double {
-        guard let h = apps[app] else { return 0 }
-        let allSessions = sessions.reduce(0, +)
-        guard allSessions > 0 else { return 0 }
-        let prior = Double(h.sessionOpens / allSessions)
+        guard let h = apps[app], sessionTotal > 0 else { return 0 }
+        let prior = Double(h.sessionOpens / sessionTotal)
         let b = Self.bin(slot: Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes))
         let k = Double(2 * currentWeight(at: t))
         return min(1, (Double(h.opens[b]) + k * prior) / (Double(sessions[b]) + k))
@@ -69,15 +67,27 @@ extension UsageModel {
     public func demandElapsed(at t: Int64, offsetMinutes: Int) -> Double {
         let slot = Self.slot(t, offsetMinutes: offsetMinutes)
         let inDay = Int(LocalTime.floorMod(slot, Int64(Self.binsPerDay)))
+        let own = Self.bin(slot: slot) - inDay
         let isToday = LocalTime.floorDiv(slot, Int64(Self.binsPerDay)) == todayIndex
-        func profile(_ base: Int) -> [Double] {
-            (0..<Self.binsPerDay).map { Double(sessions[base + $0]) - (isToday && base == Self.bin(slot: slot) - inDay ? Double(today[$0]) : 0) }
+        // Sessions of the days before today in bin `i` of the day type starting at `base`.
+        func count(_ base: Int, _ i: Int) -> Double {
+            Double(sessions[base + i]) - (isToday && base == own ? Double(today[i]) : 0)
         }
-        var p = profile(Self.bin(slot: slot) - inDay)
-        if p.reduce(0, +) <= 0 { p = profile(Self.bin(slot: slot) - inDay == 0 ? Self.binsPerDay : 0) }
-        let day = p.reduce(0, +)
+        func total(_ base: Int) -> Double {
+            var sum = 0.0
+            for i in 0..<Self.binsPerDay { sum += count(base, i) }
+            return sum
+        }
+        var base = own
+        var day = total(base)
+        if day <= 0 {
+            base = own == 0 ? Self.binsPerDay : 0
+            day = total(base)
+        }
         guard day > 0 else { return Double(inDay) / Double(Self.binsPerDay) }
+        var past = 0.0
+        for i in 0..<inDay { past += count(base, i) }
         let within = Double(LocalTime.floorMod(t + Int64(offsetMinutes) * Millis.minute, Self.binLength)) / Double(Self.binLength)
-        return min(1, max(0, (p[0..<inDay].reduce(0, +) + within * p[inDay]) / day))
+        return min(1, max(0, (past + within * count(base, inDay)) / day))
     }
 }

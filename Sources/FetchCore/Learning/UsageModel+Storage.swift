@@ -5,6 +5,7 @@ extension UsageModel {
         var u = ModelWriter()
         u.int(ModelBytes.version)
         u.floats(sessions)
+        u.float(sessionTotal)
         u.floats(exposure)
         u.floats(today)
         u.int(todayIndex)
@@ -36,6 +37,7 @@ extension UsageModel {
         var r = ModelReader(user)
         guard try r.int() == ModelBytes.version else { throw ModelBytes.Corrupt() }
         sessions = try r.floats(count: Self.bins)
+        sessionTotal = try r.float()
         exposure = try r.floats(count: Self.bins)
         today = try r.floats(count: Self.binsPerDay)
         todayIndex = try r.int()

@@ -29,8 +29,10 @@ public struct UsageModel: Sendable, Equatable {
     public static let maxSuccessors = 6
 
     public internal(set) var apps: [Int32: AppHabit] = [:]
-    /// Weighted session starts per bin.
+    /// Weighted session starts per bin …
     public internal(set) var sessions = [Float](repeating: 0, count: bins)
+    /// … and in all (kept, not summed, because every decision asks for it).
+    public internal(set) var sessionTotal: Float = 0
     /// Weighted quarter-hours observed per bin.
     public internal(set) var exposure = [Float](repeating: 0, count: bins)
     /// The sessions of the current local day, per quarter-hour, so that pacing can judge today
@@ -87,6 +89,8 @@ public struct UsageModel: Sendable, Equatable {
 
     private mutating func rescale(by f: Float) {
         for i in 0..<Self.bins { sessions[i] *= f; exposure[i] *= f }
+        for i in 0..<Self.binsPerDay { today[i] *= f }
+        sessionTotal = sessions.reduce(0, +)
         screenSessions *= f
         plugs *= f
         for id in Array(apps.keys) { apps[id]!.scale(by: f) }

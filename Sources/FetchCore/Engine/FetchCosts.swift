@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the engine needs of an app's settings at every request, computed once per app: the
+/// worst-case cost it reserves against the budgets, and the spread of the fetch duration.
+struct FetchCosts: Sendable {
+    /// The interval's minimum gap between fetch starts, 0 when there is none.
+    let gap: Int64
+    let never: Bool
+    /// The most a fetch can move: its payload, new data or not.
+    let worstBytes: Int64
+    /// Worst-case energy (running to the deadline with `worstBytes`), in microjoules, by network
+    /// and whether a wake is under way. Plain fields: arrays would add reference counting to
+    /// every copy of the app's state.
+    let worstWifi: Int64
+    let worstWifiShared: Int64
+    let worstCellular: Int64
+    let worstCellularShared: Int64
+    /// The log-normal duration's sigma, from the median and the 95th percentile.
+    let sigma: Double
+
+    init(settings: AppSettings, energy: EnergyModel) {
+        let p = settings.profile
+        gap = settings.interval.minimumGap
+        never = settings.interval == .never
+        worstBytes = max(p.bytes, p.noDataBytes)
+        let worst = { (n: Network, shared: Bool) in
+            energy.fetchMicroJ(ms: Millis.deadline, bytes: max(p.bytes, p.noDataBytes), network: n, sharedWake: shared)
+        }
+        worstWifi = worst(.wifi, false)
+        worstWifiShared = worst(.wifi, true)
+        worstCellular = worst(.cellular, false)
+        worstCellularShared = worst(.cellular, true)
+        sigma = log(Double(p.durationP95) / Double(p.durationMedian)) / 1.644_853_6
+    }
+
+    @inline(__always)
+    func worst(network: Network, sharedWake: Bool) -> Int64 {
+        network == .cellular ? (sharedWake ? worstCellularShared : worstCellular) : (sharedWake ? worstWifiShared : worstWifi)
+    }
+}
