@@ -20,6 +20,15 @@ struct InputOptions: ParsableArguments {
     }
 }
 
+/// Log files to read, for commands that take no store.
+struct LogFileOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("Usage logs: canonical CSV or JSON Lines.", valueName: "log"))
+    var logs: [String]
+
+    @Flag(help: "Skip malformed rows and report how many, by reason, instead of stopping.")
+    var skipInvalid = false
+}
+
 /// The scenario and the seed of a run.
 struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Scenario file (JSON); DESIGN.md's defaults when omitted.", valueName: "file"))

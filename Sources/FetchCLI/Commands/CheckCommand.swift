@@ -10,11 +10,7 @@ struct CheckCommand: ParsableCommand {
         abstract: "Check usage logs and count their events, users and apps, without replaying them.",
         discussion: "Stops at the first bad row with file and line, like every other command; with --skip-invalid, counts the bad rows by reason.")
 
-    @Argument(help: ArgumentHelp("Usage logs: canonical CSV or JSON Lines.", valueName: "log"))
-    var logs: [String]
-
-    @Flag(help: "Skip malformed rows and count them by reason instead of stopping.")
-    var skipInvalid = false
+    @OptionGroup var files: LogFileOptions
 
     @Flag(help: "Print the time taken and rows per second on stderr.")
     var timing = false
@@ -26,7 +22,7 @@ struct CheckCommand: ParsableCommand {
         var first = Int64.max, last = Int64.min
         let source: LogSource
         do {
-            var s = try LogSource(paths: logs, skipInvalid: skipInvalid)
+            var s = try LogSource(paths: files.logs, skipInvalid: files.skipInvalid)
             while let e = try s.next() {
                 counts[Int(e.kind.rawValue)] += 1
                 first = min(first, e.time.millis)

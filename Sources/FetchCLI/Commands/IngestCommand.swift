@@ -10,14 +10,10 @@ struct IngestCommand: ParsableCommand {
         abstract: "Store usage logs in a SQLite database; a row already stored is not stored again.",
         discussion: "The whole ingest is one transaction: a bad row (without --skip-invalid) leaves the store as it was. Afterwards the usage model of every user in the logs is learned again from all their stored events and stored.")
 
-    @Argument(help: ArgumentHelp("Usage logs: canonical CSV or JSON Lines.", valueName: "log"))
-    var logs: [String]
+    @OptionGroup var files: LogFileOptions
 
     @Option(help: ArgumentHelp("The store; made when missing.", valueName: "file"))
     var db: String
-
-    @Flag(help: "Skip malformed rows and report how many, by reason, instead of stopping.")
-    var skipInvalid = false
 
     @Flag(help: "Print the time taken and rows per second on stderr.")
     var timing = false
@@ -30,7 +26,7 @@ struct IngestCommand: ParsableCommand {
         let started = clock.now
         do {
             let store = try EventStore(path: db)
-            var source = try LogSource(paths: logs, skipInvalid: skipInvalid)
+            var source = try LogSource(paths: files.logs, skipInvalid: files.skipInvalid)
             let stats = try store.ingest(&source)
             if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
             print("ingested \(stats.read) events into \(db): \(stats.inserted) new, \(stats.duplicates) already stored")

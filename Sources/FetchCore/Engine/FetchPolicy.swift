@@ -16,12 +16,12 @@ public protocol FetchPolicy: Sendable {
 
     func makeState() -> UserState
 
-    /// Whether the engine should call `observe` (saves building a view per event otherwise).
+    /// Whether the engine should call `observe` at all.
     static var observesEvents: Bool { get }
 
     /// Sees every log event of the user, before any decision at that instant: the hook where
     /// a learning policy updates its model. The default does nothing.
-    func observe(_ event: UsageEvent, view: UserView, state: inout UserState)
+    func observe(_ event: UsageEvent, state: inout UserState)
 
     /// Decides what to fetch at `point`. Appends app ids to `decision.fetches` and may set
     /// `decision.wakeAt` to be called again at a moment of its choosing.
@@ -31,7 +31,7 @@ public protocol FetchPolicy: Sendable {
 extension FetchPolicy {
     public var lookahead: Int64 { 0 }
     public static var observesEvents: Bool { false }
-    public func observe(_ event: UsageEvent, view: UserView, state: inout UserState) {}
+    public func observe(_ event: UsageEvent, state: inout UserState) {}
 }
 
 /// Why the engine is asking.

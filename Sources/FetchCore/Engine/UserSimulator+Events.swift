@@ -17,7 +17,7 @@ extension UserSimulator {
         rollDay(at: t)
         dayHadEvent = true
         unixForm = e.unixForm
-        if P.observesEvents { policy.observe(e, view: makeView(), state: &policyState) }
+        if P.observesEvents { policy.observe(e, state: &policyState) }
         switch e.kind {
         case .open:
             open(e.app)

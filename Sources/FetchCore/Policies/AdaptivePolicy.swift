@@ -47,7 +47,7 @@ public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable
     public static var observesEvents: Bool { true }
     public func makeState() -> UserState { UserState() }
 
-    public func observe(_ event: UsageEvent, view: UserView, state: inout UserState) {
+    public func observe(_ event: UsageEvent, state: inout UserState) {
         state.model.observe(event)
     }
 

@@ -21,7 +21,7 @@ public struct AndroidPolicy: FetchPolicy {
     public var name: String { "android" }
     public func makeState() -> Int64 { .min }  // when the screen last went off, or .min
 
-    public func observe(_ event: UsageEvent, view: UserView, state: inout Int64) {
+    public func observe(_ event: UsageEvent, state: inout Int64) {
         if event.kind == .screenOff { state = event.time.millis }
         if event.kind == .screenOn { state = .min }
     }

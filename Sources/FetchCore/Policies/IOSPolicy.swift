@@ -26,7 +26,7 @@ public struct IOSPolicy: FetchPolicy {
     public static var observesEvents: Bool { true }
     public func makeState() -> UsageModel { UsageModel() }
 
-    public func observe(_ event: UsageEvent, view: UserView, state: inout UsageModel) {
+    public func observe(_ event: UsageEvent, state: inout UsageModel) {
         state.observe(event)
     }
 
