@@ -39,13 +39,23 @@ let benchmarks: @Sendable () -> Void = {
         try? FileManager.default.removeItem(atPath: db)
     }
 
-    for policy in ["fixed:15m", "oracle"] {
-        Benchmark("replay \(policy), \(eventCount) events") { _ in
+    for policy in ["fixed:15m", "adaptive", "oracle"] {
+        // Names without ':' (the threshold files are named after them).
+        Benchmark("replay \(policy.replacingOccurrences(of: ":", with: "-")) \(eventCount) events") { _ in
             var source = ArraySource(events: events, users: counting.users, apps: counting.apps)
             let replay = makeReplay(policy: PolicySpec.parse(policy)!, scenario: .default, seed: 1,
                                     users: counting.users, apps: counting.apps)
             try! source.run([replay])
             blackHole(replay.finish())
         }
+    }
+
+    // `next` for one user: today it replays that user's history (7 days here) and projects a day.
+    let oneUser = events.filter { counting.users[$0.user] == "user-0001" }
+    Benchmark("next plan one app 7 days of history", configuration: .init(maxIterations: 200)) { _ in
+        var source = ArraySource(events: oneUser, users: counting.users, apps: counting.apps)
+        let plan = try! FetchPlanner(scenario: .default, seed: 1)
+            .plan(&source, user: "user-0001", app: "com.example.chat", at: nil, horizon: Millis.day)
+        blackHole(plan)
     }
 }
