@@ -37,10 +37,10 @@ extension FetchPlan: Encodable {
         if let reason { return out + "none: \(reason)\n" }
         out += "time                           network  energy J  open window    probability  spent today J\n"
         for e in entries {
-            out += [LocalTime.isoText(e.time, offsetMinutes: e.offsetMinutes), e.network.logName.padded(7),
-                    ReportText.fixed(Double(e.energyMicroJ) / 1e6, 2).padded(8),
+            out += [LocalTime.isoText(e.time, offsetMinutes: e.offsetMinutes), ReportText.padText(e.network.logName, 7),
+                    ReportText.padText(ReportText.fixed(Double(e.energyMicroJ) / 1e6, 2), 8),
                     "\(LocalTime.clockText(e.windowStart, offsetMinutes: e.offsetMinutes))–\(LocalTime.clockText(e.windowEnd, offsetMinutes: e.offsetMinutes))",
-                    ReportText.fixed(e.probability, 2).padded(11),
+                    ReportText.padText(ReportText.fixed(e.probability, 2), 11),
                     "\(ReportText.fixed(Double(e.energyUsedBefore) / 1e6, 1)) / \(ReportText.fixed(Double(energyBudget) / 1e6, 0))"]
                 .joined(separator: "  ") + "\n"
         }
@@ -66,8 +66,4 @@ extension FetchPlan: Encodable {
     }
 
     static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-}
-
-extension String {
-    func padded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

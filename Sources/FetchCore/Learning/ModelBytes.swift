@@ -24,21 +24,18 @@ struct ModelReader {
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    mutating func int() throws(ModelBytes.Corrupt) -> Int64 {
-        guard position + 8 <= bytes.count else { throw ModelBytes.Corrupt() }
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
-        position += 8
-        return Int64(bitPattern: v)
+    /// The next little-endian unsigned integer of `T`'s width.
+    private mutating func word<T: UnsignedInteger & FixedWidthInteger>(_: T.Type) throws(ModelBytes.Corrupt) -> T {
+        let width = T.bitWidth / 8
+        guard position + width <= bytes.count else { throw ModelBytes.Corrupt() }
+        var v: T = 0
+        for i in 0..<width { v |= T(bytes[position + i]) << (8 * i) }
+        position += width
+        return v
     }
 
-    mutating func float() throws(ModelBytes.Corrupt) -> Float {
-        guard position + 4 <= bytes.count else { throw ModelBytes.Corrupt() }
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(bytes[position + i]) << (8 * UInt32(i)) }
-        position += 4
-        return Float(bitPattern: v)
-    }
+    mutating func int() throws(ModelBytes.Corrupt) -> Int64 { Int64(bitPattern: try word(UInt64.self)) }
+    mutating func float() throws(ModelBytes.Corrupt) -> Float { Float(bitPattern: try word(UInt32.self)) }
 
     mutating func floats(count expected: Int) throws(ModelBytes.Corrupt) -> [Float] {
         guard try int() == Int64(expected) else { throw ModelBytes.Corrupt() }

@@ -1,6 +1,7 @@
 extension UsageModel {
     /// The model as storable records: one for the user, one per app, keyed by app name (ids
-    /// are per run). A user-app record is 192 floats plus about 100 bytes: under 1 KB.
+    /// are per run). A user-app record is 192 floats plus about 60 bytes and its successors
+    /// (828–1,005 bytes measured on the sample); the user record about 2.1 KB.
     public func records(appName: (Int32) -> String) -> (user: [UInt8], apps: [(name: String, bytes: [UInt8])]) {
         var u = ModelWriter()
         u.int(ModelBytes.version)

@@ -65,7 +65,7 @@ public enum ReportText {
     }
 
     static func pad(_ v: Int, _ w: Int) -> String { padText(String(v), w) }
-    static func padText(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
+    public static func padText(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
 
     /// Fixed-point text without Foundation's locale-dependent formatting.
     public static func fixed(_ x: Double, _ digits: Int) -> String {

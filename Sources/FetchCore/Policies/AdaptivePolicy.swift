@@ -62,7 +62,7 @@ public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable
         }
         let pace = pacing(view, model)
 
-        for app in view.apps where app.openCount(minimum: 2) {
+        for app in view.apps where app.opens >= 2 {
             let chance: Double
             // When the predicted open would come: content fresh until then needs no fetch.
             let horizon: Int64
@@ -132,8 +132,4 @@ public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable
         // little (both measured: the real logs, and the pacing test in AdaptivePolicyTests).
         return max(0.5, exp(10 * (max(spent, cellular) - expected)))
     }
-}
-
-extension AppState {
-    func openCount(minimum n: Int) -> Bool { opens >= n }
 }
