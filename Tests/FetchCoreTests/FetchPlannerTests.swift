@@ -65,4 +65,33 @@ struct FetchPlannerTests {
         #expect(replayed.map(\.start) == p.entries.map(\.time))
         #expect(replayed.map(\.energyMicroJ) == p.entries.map(\.energyMicroJ))
     }
+
+    @Test func planningFromALiveSessionLeavesItUntouched() throws {
+        let log = habitLog()
+        let planner = FetchPlanner(scenario: .default, seed: 1)
+        let session = PlanningSession(planner: planner, user: "alice", apps: log.apps)
+        // Plan at every open along the way, then check the session still equals a fresh replay.
+        var source = ArraySource(events: log.events, users: log.users, apps: log.apps)
+        while let e = try source.next() {
+            session.receive(e)
+            _ = session.plan(app: "news", at: e.time.millis + Millis.hour, horizon: Millis.day)
+        }
+        let at = log.time("20:00", plusDays: 13)
+        let live = session.plan(app: "news", at: at.millis, horizon: Millis.day)
+        let fresh = try plan(log, at: "20:00", plusDays: 13)
+        #expect(!live.entries.isEmpty)
+        #expect(live.entries == fresh.entries)
+        #expect(live.opens == fresh.opens)
+        #expect(session.plan(app: "news", at: at.millis, horizon: Millis.day).entries == live.entries)
+    }
+
+    @Test func aSessionDoesNotPlanIntoThePast() throws {
+        let log = habitLog(days: 3)
+        let session = PlanningSession(planner: FetchPlanner(scenario: .default, seed: 1), user: "alice", apps: log.apps)
+        var source = ArraySource(events: log.events, users: log.users, apps: log.apps)
+        while let e = try source.next() { session.receive(e) }
+        let p = session.plan(app: "news", at: log.time("00:00", plusDays: 1).millis, horizon: Millis.day)
+        #expect(p.entries.isEmpty)
+        #expect(p.reason?.contains("before the user's last event") == true)
+    }
 }

@@ -116,7 +116,7 @@ struct ModelStoreTests {
             if file.users[e.user] == "user-0001" { fromLog.observe(e) }
         }
         // Ids differ between the two name tables: compare by name.
-        let byName = { (m: UsageModel, t: NameTable) in Dictionary(uniqueKeysWithValues: m.apps.map { (t[$0.key], $0.value.opens) }) }
+        let byName = { (m: UsageModel, t: NameTable) in Dictionary(uniqueKeysWithValues: m.apps.keys.map { (t[$0], m.apps[$0]!.opens) }) }
         #expect(byName(stored, apps) == byName(fromLog, file.apps))
         #expect(stored.sessions == fromLog.sessions && stored.exposure == fromLog.exposure)
     }

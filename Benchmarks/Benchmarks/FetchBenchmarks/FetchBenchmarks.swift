@@ -18,6 +18,7 @@ let benchmarks: @Sendable () -> Void = {
     let eventCount = events.count
     let bytes = csv.utf8.count
 
+    Benchmark.teardown = { try? FileManager.default.removeItem(atPath: dir) }
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput, .mallocCountTotal],
                                            maxDuration: .seconds(5), maxIterations: 20)
 
@@ -50,12 +51,35 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // `next` for one user: today it replays that user's history (7 days here) and projects a day.
+    // `next` for one user, two ways: replaying their 7 days of history on each call (what the
+    // command line does), and projecting from their live engine state (what a service holds).
     let oneUser = events.filter { counting.users[$0.user] == "user-0001" }
-    Benchmark("next plan one app 7 days of history", configuration: .init(maxIterations: 200)) { _ in
+    let planner = FetchPlanner(scenario: .default, seed: 1)
+    Benchmark("next plan one app replaying 7 days", configuration: .init(maxIterations: 200)) { _ in
         var source = ArraySource(events: oneUser, users: counting.users, apps: counting.apps)
-        let plan = try! FetchPlanner(scenario: .default, seed: 1)
-            .plan(&source, user: "user-0001", app: "com.example.chat", at: nil, horizon: Millis.day)
-        blackHole(plan)
+        blackHole(try! planner.plan(&source, user: "user-0001", app: "com.example.chat", at: nil, horizon: Millis.day))
+    }
+    var oneSource = ArraySource(events: oneUser, users: counting.users, apps: counting.apps)
+    let live = try! planner.session(&oneSource, user: "user-0001")
+    Benchmark("next plan one app from live state",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 10_000)) { _ in
+        blackHole(live.plan(app: "com.example.chat", at: nil, horizon: Millis.day))
+    }
+
+    // Stored model size: one record per user plus one per app the user opened (see EventStore+Models).
+    var models: [Int32: UsageModel] = [:]
+    for e in events { models[e.user, default: UsageModel()].observe(e) }
+    Benchmark("model bytes per user-app",
+              configuration: .init(metrics: [.custom("bytes per user-app", useScalingFactor: false),
+                                              .custom("bytes per user", useScalingFactor: false)], maxIterations: 1)) { benchmark in
+        var appBytes = 0, appRecords = 0, userBytes = 0
+        for model in models.values {
+            let r = model.records { counting.apps[$0] }
+            userBytes += r.user.count
+            appRecords += r.apps.count
+            appBytes += r.apps.reduce(0) { $0 + $1.bytes.count }
+        }
+        benchmark.measurement(.custom("bytes per user-app", useScalingFactor: false), appBytes / max(1, appRecords))
+        benchmark.measurement(.custom("bytes per user", useScalingFactor: false), userBytes / max(1, models.count))
     }
 }

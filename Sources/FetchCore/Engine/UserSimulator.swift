@@ -47,11 +47,15 @@ final class UserSimulator<P: FetchPolicy> {
     var batch: [UsageEvent] = []
     var decision = Decision()
 
-    init(user: Int32, name: String, policy: P, run: ReplayContext) {
+    convenience init(user: Int32, name: String, policy: P, run: ReplayContext) {
+        self.init(user: user, userHash: StableHash.of(name), policy: policy, state: policy.makeState(), run: run)
+    }
+
+    init(user: Int32, userHash: UInt64, policy: P, state: P.UserState, run: ReplayContext) {
         self.user = user
-        self.userHash = StableHash.of(name)
+        self.userHash = userHash
         self.policy = policy
-        self.policyState = policy.makeState()
+        self.policyState = state
         self.run = run
         self.tickMs = run.scenario.tick
         self.energyBudget = run.scenario.energyBudgetMicroJ

@@ -24,8 +24,8 @@ extension UsageModel {
     private mutating func countSlots(until t: Int64, offsetMinutes: Int, weight w: Float) {
         let slot = Self.slot(t, offsetMinutes: offsetMinutes)
         if lastSlot == .min || slot <= lastSlot {
+            if lastSlot == .min { exposure[Self.bin(slot: slot)] += w }  // the very first event
             lastSlot = max(lastSlot, slot)
-            if exposure.allSatisfy({ $0 == 0 }) { exposure[Self.bin(slot: slot)] += w }
             return
         }
         // A gap of weeks adds each bin at most twice: the log was not observing then anyway.
@@ -37,6 +37,7 @@ extension UsageModel {
     private mutating func startSession(at t: Int64, offsetMinutes: Int, byScreen: Bool, weight w: Float) {
         sessionStart = t
         sessionByScreen = byScreen
+        sessionsRevision = events
         sessionApps.removeAll(keepingCapacity: true)
         let slot = Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes)
         sessions[Self.bin(slot: slot)] += w
@@ -56,25 +57,27 @@ extension UsageModel {
         if sessionStart == .min || (quiet && screenQuiet) {
             startSession(at: t, offsetMinutes: offsetMinutes, byScreen: false, weight: w)
         }
-        var habit = apps[app] ?? AppHabit()
-        if !sessionApps.contains(app) {
-            sessionApps.append(app)
-            habit.opens[Self.bin(slot: Self.slot(sessionStart - Self.prefetchLead, offsetMinutes: offsetMinutes))] += w
-            habit.sessionOpens += w
-            if sessionByScreen {
-                if t - sessionStart >= Self.usableLead { habit.late += w } else { habit.early += w }
+        let firstInSession = !sessionApps.contains(app)
+        if firstInSession { sessionApps.append(app) }
+        let bin = Self.bin(slot: Self.slot(sessionStart - Self.prefetchLead, offsetMinutes: offsetMinutes))
+        let byScreen = sessionByScreen, late = t - sessionStart >= Self.usableLead
+        let afterPlug = lastPlug != .min && t - lastPlug <= Self.sessionGap && !appsAfterPlug.contains(app)
+        if afterPlug { appsAfterPlug.append(app) }
+        apps.update(app) { habit in
+            if firstInSession {
+                habit.opens[bin] += w
+                habit.sessionOpens += w
+                if byScreen {
+                    if late { habit.late += w } else { habit.early += w }
+                }
             }
+            if afterPlug { habit.afterPlug += w }
+            habit.allOpens += w
+            habit.lastOpen = t
+            habit.openCount += 1
         }
-        if lastPlug != .min && t - lastPlug <= Self.sessionGap && !appsAfterPlug.contains(app) {
-            appsAfterPlug.append(app)
-            habit.afterPlug += w
-        }
-        habit.allOpens += w
-        habit.lastOpen = t
-        habit.openCount += 1
-        apps[app] = habit
         if lastOpenApp >= 0 && lastOpenApp != app && t - lastOpenTime <= Self.successorWindow {
-            apps[lastOpenApp]?.follow(with: app, weight: w)
+            if apps[lastOpenApp] != nil { apps.update(lastOpenApp) { $0.follow(with: app, weight: w) } }
         }
         lastOpenApp = app
         lastOpenTime = t

@@ -65,6 +65,13 @@ extension UsageModel {
     /// from the days before today (today's own sessions would make the morning look heavier),
     /// from the other kind of day when this kind has none yet, else from the clock.
     public func demandElapsed(at t: Int64, offsetMinutes: Int) -> Double {
+        var cache = DemandCache()
+        return demandElapsed(at: t, offsetMinutes: offsetMinutes, cache: &cache)
+    }
+
+    /// ``demandElapsed(at:offsetMinutes:)`` with the day's running sums kept in `cache` until
+    /// the model changes: a decision asks at every tick, and a day has 96 bins to add up.
+    public func demandElapsed(at t: Int64, offsetMinutes: Int, cache: inout DemandCache) -> Double {
         let slot = Self.slot(t, offsetMinutes: offsetMinutes)
         let inDay = Int(LocalTime.floorMod(slot, Int64(Self.binsPerDay)))
         let own = Self.bin(slot: slot) - inDay
@@ -73,21 +80,59 @@ extension UsageModel {
         func count(_ base: Int, _ i: Int) -> Double {
             Double(sessions[base + i]) - (isToday && base == own ? Double(today[i]) : 0)
         }
-        func total(_ base: Int) -> Double {
-            var sum = 0.0
-            for i in 0..<Self.binsPerDay { sum += count(base, i) }
-            return sum
+        func sums(_ base: Int) -> Int {
+            let key = DemandCache.Key(revision: sessionsRevision, todayIndex: todayIndex, weekend: base != 0,
+                                      withoutToday: isToday && base == own)
+            let k = base == 0 ? 0 : 1
+            if cache.keys[k] != key { cache.fill(k, key: key, sessions: sessions[base..<base + Self.binsPerDay], today: today) }
+            return k
         }
         var base = own
-        var day = total(base)
-        if day <= 0 {
+        var k = sums(base)
+        if cache.sums[k][Self.binsPerDay] <= 0 {
             base = own == 0 ? Self.binsPerDay : 0
-            day = total(base)
+            k = sums(base)
         }
+        let day = cache.sums[k][Self.binsPerDay]
         guard day > 0 else { return Double(inDay) / Double(Self.binsPerDay) }
-        var past = 0.0
-        for i in 0..<inDay { past += count(base, i) }
+        let past = cache.sums[k][inDay]
         let within = Double(LocalTime.floorMod(t + Int64(offsetMinutes) * Millis.minute, Self.binLength)) / Double(Self.binLength)
         return min(1, max(0, (past + within * count(base, inDay)) / day))
+    }
+}
+
+/// Running sums of sessions per bin of each day type, valid while the model is unchanged: the
+/// key holds the model's ``UsageModel/sessionsRevision``, which every change to the sums moves (see
+/// ``UsageModel/demandElapsed(at:offsetMinutes:cache:)``). Keep one cache per model.
+public struct DemandCache: Sendable {
+    struct Key: Equatable {
+        var revision: Int
+        var todayIndex: Int64
+        var weekend: Bool
+        var withoutToday: Bool
+    }
+
+    /// Weekdays, then weekends; refilled in place, so a warm cache allocates nothing.
+    var keys: [Key?] = [nil, nil]
+    var sums: [[Double]] = [[], []]
+
+    public init() {}
+
+    /// Running sums of `sessions` (one day type), less `today` for the current day type. The
+    /// same additions in the same order as a plain loop: the results are bit for bit the same.
+    mutating func fill(_ k: Int, key: Key, sessions: ArraySlice<Float>, today: [Float]) {
+        keys[k] = key
+        if sums[k].count != sessions.count + 1 { sums[k] = [Double](repeating: 0, count: sessions.count + 1) }
+        sums[k].withUnsafeMutableBufferPointer { out in
+            sessions.withUnsafeBufferPointer { s in
+                today.withUnsafeBufferPointer { d in
+                    var running = 0.0
+                    for i in 0..<s.count {
+                        running += Double(s[i]) - (key.withoutToday ? Double(d[i]) : 0)
+                        out[i + 1] = running
+                    }
+                }
+            }
+        }
     }
 }

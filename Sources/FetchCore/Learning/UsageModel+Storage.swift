@@ -12,13 +12,13 @@ extension UsageModel {
         u.int(todayIndex)
         u.float(screenSessions)
         u.float(plugs)
-        for v in [sessionStart, sessionByScreen ? 1 : 0, Int64(events), reference, lastSlot, lastOpenTime, lastScreenOn, lastPlug] { u.int(v) }
+        for v in [sessionStart, sessionByScreen ? 1 : 0, Int64(events), Int64(sessionsRevision), reference, lastSlot, lastOpenTime, lastScreenOn, lastPlug] { u.int(v) }
         u.string(lastOpenApp < 0 ? "" : appName(lastOpenApp))
         u.int(Int64(sessionApps.count))
         for a in sessionApps { u.string(appName(a)) }
         u.int(Int64(appsAfterPlug.count))
         for a in appsAfterPlug { u.string(appName(a)) }
-        let apps = self.apps.keys.sorted().map { id -> (name: String, bytes: [UInt8]) in
+        let apps = self.apps.keys.map { id -> (name: String, bytes: [UInt8]) in
             let h = self.apps[id]!
             var w = ModelWriter()
             w.int(ModelBytes.version)
@@ -47,6 +47,7 @@ extension UsageModel {
         sessionStart = try r.int()
         sessionByScreen = try r.int() != 0
         events = Int(try r.int())
+        sessionsRevision = Int(try r.int())
         reference = try r.int()
         lastSlot = try r.int()
         lastOpenTime = try r.int()

@@ -28,7 +28,7 @@ public struct UsageModel: Sendable, Equatable {
     public static let prefetchLead: Int64 = 2 * Millis.minute
     public static let maxSuccessors = 6
 
-    public internal(set) var apps: [Int32: AppHabit] = [:]
+    public internal(set) var apps = AppHabits()
     /// Weighted session starts per bin …
     public internal(set) var sessions = [Float](repeating: 0, count: bins)
     /// … and in all (kept, not summed, because every decision asks for it).
@@ -48,6 +48,9 @@ public struct UsageModel: Sendable, Equatable {
     public internal(set) var sessionStart: Int64 = .min
     public internal(set) var sessionByScreen = false
     public internal(set) var events = 0
+    /// The event count when `sessions` or `today` last changed: caches of sums over them (see
+    /// ``DemandCache``) stay valid while it does not move.
+    public internal(set) var sessionsRevision = 0
     var reference: Int64 = .min
     var lastSlot: Int64 = .min
     var sessionApps: [Int32] = []
@@ -88,11 +91,12 @@ public struct UsageModel: Sendable, Equatable {
     }
 
     private mutating func rescale(by f: Float) {
+        sessionsRevision = events
         for i in 0..<Self.bins { sessions[i] *= f; exposure[i] *= f }
         for i in 0..<Self.binsPerDay { today[i] *= f }
         sessionTotal = sessions.reduce(0, +)
         screenSessions *= f
         plugs *= f
-        for id in Array(apps.keys) { apps[id]!.scale(by: f) }
+        for id in apps.keys { apps.update(id) { $0.scale(by: f) } }
     }
 }

@@ -23,8 +23,11 @@ import Darwin
 ///
 /// Cold start: an app is considered once the user has opened it twice; before any session is
 /// learned, nothing is fetched (the model has no habit to go on).
-public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable {
+public struct AdaptivePolicy: FetchPolicy {
+    public struct UserState: Sendable {
         public var model = UsageModel()
+        /// The pacing estimate's running sums, kept while the model is unchanged.
+        var demand = DemandCache()
     }
 
     /// Expected rescues per joule below which a fetch is not worth it, at an even pace.
@@ -53,59 +56,70 @@ public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable
 
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
         let model = state.model
-        guard model.sessions.contains(where: { $0 > 0 }) else { return }
+        guard model.sessionTotal > 0 else { return }
         let now = view.now.millis, offset = view.offsetMinutes
         let sharedWake: Bool
         switch point {
         case .wake, .open: sharedWake = true
         case .tick, .timer: sharedWake = false
         }
-        let pace = pacing(view, model)
+        var paced: Double? = nil  // the pacing estimate, computed when first needed
+        // When the predicted open would come: content fresh until then needs no fetch.
+        let horizon: Int64
+        switch point {
+        case .wake(.screenOn), .open: horizon = Millis.minute
+        case .wake(.plugged) where model.plugs > 0: horizon = Millis.minute
+        case .wake, .tick, .timer: horizon = max(view.scenario.tick, Millis.minute)
+        }
 
         for app in view.apps where app.opens >= 2 {
+            // Cheap checks first: most apps at most moments cannot or need not fetch.
+            guard let stale = Self.staleness(of: app, at: now, within: horizon) else { continue }
             let chance: Double
-            // When the predicted open would come: content fresh until then needs no fetch.
-            let horizon: Int64
             switch point {
             case .wake(.screenOn):
                 chance = model.sessionProbability(app.id, at: now, offsetMinutes: offset) * model.lateShare(app.id)
-                horizon = Millis.minute
             case .open(let opened):
                 if app.id == opened { continue }
                 let next = model.successorProbability(app.id, after: opened)
                 let session = model.sessionStart == now && !model.sessionByScreen
                     ? model.sessionProbability(app.id, at: now, offsetMinutes: offset) : 0
                 chance = max(next, session)
-                horizon = Millis.minute
             case .wake(.plugged) where model.plugs > 0:
                 chance = model.plugProbability(app.id)
-                horizon = Millis.minute
             case .wake, .tick, .timer:
-                horizon = max(view.scenario.tick, Millis.minute)
                 let p = model.openProbability(app.id, from: now, span: horizon, offsetMinutes: offset)
                 chance = model.hasScreenEvents ? p * (1 - model.lateShare(app.id)) : p
             }
-            guard chance > 0, let value = Self.value(of: app, chance: chance, at: now, within: horizon) else { continue }
+            guard chance > 0 else { continue }
+            let value = Self.value(of: app, chance: chance, stale: stale)
+            let pace = paced ?? pacing(view, model, &state.demand)
+            paced = pace
             let cost = Self.cost(of: app, view: view, sharedWake: sharedWake, megabytePrice: megabytePrice * pace)
             if value >= basePrice * pace * cost { decision.fetches.append(app.id) }
         }
     }
 
-    /// Expected rescues of fetching `app` now, nil when the fetch cannot or need not happen.
-    static func value(of app: AppState, chance: Double, at now: Int64, within horizon: Int64) -> Double? {
+    /// The chance that `app`'s content is stale when an open within `horizon` comes, nil when
+    /// the fetch cannot happen (never, in flight, within the interval) or is not needed.
+    static func staleness(of app: AppState, at now: Int64, within horizon: Int64) -> Double? {
         guard app.settings.interval != .never, !app.inFlight else { return nil }
         let gap = app.settings.interval.minimumGap
         if gap > 0 && app.lastFetchStart != .min && now - app.lastFetchStart < gap { return nil }
-        let stale: Double
         switch app.settings.content {
         case .window(let w):
             // Fresh content now stays fresh past the horizon: no fetch needed.
             if app.refreshedAt != .min && app.refreshedAt + w >= now + horizon { return nil }
-            stale = 1
+            return 1
         case .updates(let mean):
             let age = app.refreshedAt == .min ? Double(mean) * 10 : Double(now + horizon / 2 - app.refreshedAt)
-            stale = 1 - exp(-age / Double(mean))
+            return 1 - exp(-age / Double(mean))
         }
+    }
+
+    /// Expected rescues of fetching `app` now: the chance of an open, that it would find stale
+    /// content, that the fetch succeeds, discounted when fetches mostly bring no new data.
+    static func value(of app: AppState, chance: Double, stale: Double) -> Double {
         let done = Double(app.newData + app.noData)
         let reliability = (1 + done) / (1 + done + Double(app.failed) + 2 * Double(app.terminated))
         let news = (1 + Double(app.newData)) / (1 + done)
@@ -123,10 +137,10 @@ public struct AdaptivePolicy: FetchPolicy {    public struct UserState: Sendable
 
     /// How much dearer energy is than at an even pace: spending ahead of the user's usual demand
     /// so far today raises the price, lagging behind lowers it.
-    func pacing(_ view: UserView, _ model: UsageModel) -> Double {
+    func pacing(_ view: UserView, _ model: UsageModel, _ cache: inout DemandCache) -> Double {
         let spent = Double(view.energyUsedToday) / Double(max(1, view.energyBudget))
         let cellular = Double(view.cellularUsedToday) / Double(max(1, view.cellularBudget))
-        let expected = model.demandElapsed(at: view.now.millis, offsetMinutes: view.offsetMinutes)
+        let expected = model.demandElapsed(at: view.now.millis, offsetMinutes: view.offsetMinutes, cache: &cache)
         // Running 10% of the budget ahead of demand multiplies the price by e; lagging behind at
         // most halves it: below that, cheap fetches of unlikely opens would spend the budget for
         // little (both measured: the real logs, and the pacing test in AdaptivePolicyTests).

@@ -1,0 +1,78 @@
+/// One user's engine state under `adaptive`, kept current event by event, so that a plan is a
+/// projection from the present rather than a replay of the user's history.
+///
+/// Feed the user's events in time order with ``receive(_:)``; ``plan(app:at:horizon:)`` then
+/// copies the state and runs the copy on through the horizon with no further events. The
+/// session itself is never advanced by planning, so plans and events can interleave.
+public final class PlanningSession {
+    public let user: String
+    public let planner: FetchPlanner
+    let apps: NameTable
+    let catalog: AppCatalog
+    private var sim: UserSimulator<AdaptivePolicy>?
+    /// The time of the last event received, `Int64.min` before the first.
+    public private(set) var lastEventTime: Int64 = .min
+
+    /// A session for `user`, whose events name apps through `apps`.
+    public init(planner: FetchPlanner, user: String, apps: NameTable) {
+        self.planner = planner
+        self.user = user
+        self.apps = apps
+        self.catalog = AppCatalog(scenario: planner.scenario, names: apps)
+    }
+
+    /// Takes the user's next event; events must come in time order.
+    public func receive(_ e: UsageEvent) {
+        precondition(e.time.millis >= lastEventTime, "events of a planning session must come in time order")
+        if sim == nil {
+            sim = UserSimulator(user: e.user, name: user, policy: planner.policy,
+                                run: ReplayContext(seed: planner.seed, catalog: catalog, trace: nil))
+        }
+        sim!.receive(e)
+        lastEventTime = e.time.millis
+    }
+
+    /// Plans fetches of `app` over `(at, at + horizon]`; `at` nil means the last event.
+    public func plan(app: String, at: Int64?, horizon: Int64) -> FetchPlan {
+        let scenario = planner.scenario
+        let settings = scenario.settings(forApp: app)
+        var plan = FetchPlan(user: user, app: app, at: at ?? lastEventTime, horizon: horizon, interval: settings.interval,
+                             energyBudget: scenario.energyBudgetMicroJ)
+        guard let live = sim else {
+            plan.reason = "no events of user '\(user)'\(at == nil ? "" : " before that moment")"
+            return plan
+        }
+        guard plan.at >= lastEventTime else {
+            plan.reason = "the moment is before the user's last event received; plans only look ahead"
+            return plan
+        }
+        let trace = PlanTrace()
+        let sim = live.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: trace))
+        sim.drain()
+        sim.advance(to: plan.at)
+        plan.offsetMinutes = sim.offset
+        if settings.interval == .never {
+            plan.reason = "the app's fetch interval is never: it is never fetched in the background"
+            return plan
+        }
+        guard let appID = apps.existingID(app), let state = sim.apps.first(where: { $0.id == appID }) else {
+            plan.reason = "user '\(user)' has not opened '\(app)' yet: the adaptive policy waits for two opens (cold start)"
+            return plan
+        }
+        plan.opens = state.opens
+        trace.energy = sim.energyToday
+        trace.day = sim.day
+        trace.user = sim.user
+        trace.app = appID
+        trace.model = sim.policyState.model
+        trace.horizon = max(scenario.tick, Millis.minute)
+        sim.advance(to: plan.at + horizon)
+        plan.entries = trace.planned
+        if plan.entries.isEmpty {
+            plan.reason = state.opens < 2
+                ? "only \(state.opens) open of '\(app)' so far: the adaptive policy waits for two (cold start)"
+                : "no open of '\(app)' is likely enough within the horizon to be worth a fetch (or it is fresh)"
+        }
+        return plan
+    }
+}

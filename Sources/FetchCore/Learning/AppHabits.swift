@@ -1,0 +1,54 @@
+/// The habits of one user's apps, by app id.
+///
+/// A dense table indexed by id rather than a dictionary: app ids are small and dense (interned
+/// per run), and hashing an id showed up at every decision in profiles of the adaptive policy.
+public struct AppHabits: Sendable {
+    private var slots: [AppHabit?] = []
+    /// How many apps have a habit.
+    public private(set) var count = 0
+
+    public init() {}
+
+    public subscript(id: Int32) -> AppHabit? {
+        get {
+            let i = Int(id)
+            return i >= 0 && i < slots.count ? slots[i] : nil
+        }
+        set {
+            let i = Int(id)
+            if i >= slots.count {
+                guard newValue != nil else { return }
+                slots.append(contentsOf: repeatElement(nil, count: i + 1 - slots.count))
+            }
+            if (slots[i] == nil) != (newValue == nil) { count += newValue == nil ? -1 : 1 }
+            slots[i] = newValue
+        }
+    }
+
+    /// Changes the habit of `id` in place (made empty first when there is none), so its arrays
+    /// are not copied on write.
+    mutating func update(_ id: Int32, _ body: (inout AppHabit) -> Void) {
+        let i = Int(id)
+        if i >= slots.count { slots.append(contentsOf: repeatElement(nil, count: i + 1 - slots.count)) }
+        if slots[i] == nil {
+            slots[i] = AppHabit()
+            count += 1
+        }
+        body(&slots[i]!)
+    }
+
+    /// The habits, in ascending order of app id.
+    public var values: [AppHabit] { slots.compactMap { $0 } }
+
+    /// The ids that have a habit, ascending.
+    public var keys: [Int32] {
+        slots.indices.compactMap { slots[$0] == nil ? nil : Int32($0) }
+    }
+}
+
+extension AppHabits: Equatable {
+    /// Equal when the same apps have the same habits (however large the tables grew).
+    public static func == (a: AppHabits, b: AppHabits) -> Bool {
+        a.count == b.count && a.keys == b.keys && a.keys.allSatisfy { a[$0] == b[$0] }
+    }
+}
