@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "FetchCore", targets: ["FetchCore"]),
         .library(name: "FetchStore", targets: ["FetchStore"]),
+        .library(name: "FetchServer", targets: ["FetchServer"]),
         .library(name: "FetchCLI", targets: ["FetchCLI"]),
         .library(name: "FetchTesting", targets: ["FetchTesting"]),
         .executable(name: "fetchsched", targets: ["fetchsched"]),
@@ -20,6 +21,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Pure core: domain, parsing of bytes, engine, policies, metrics. No I/O.
@@ -42,12 +48,28 @@ let package = Package(
             ],
             swiftSettings: hotLoop
         ),
+        // The HTTP service: routes over the store and live planning sessions (Hummingbird 2).
+        .target(
+            name: "FetchServer",
+            dependencies: [
+                "FetchCore", "FetchStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("openapi.json")]
+        ),
         // The command line, as a library so tests can drive it.
         .target(
             name: "FetchCLI",
             dependencies: [
-                "FetchCore", "FetchStore",
+                "FetchCore", "FetchStore", "FetchServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(name: "fetchsched", dependencies: ["FetchCLI"]),
@@ -55,6 +77,10 @@ let package = Package(
         .target(name: "FetchTesting", dependencies: ["FetchCore"]),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "FetchTesting"]),
         .testTarget(name: "FetchStoreTests", dependencies: ["FetchCore", "FetchStore", "FetchTesting"]),
+        .testTarget(name: "FetchServerTests", dependencies: [
+            "FetchServer", "FetchCore", "FetchStore", "FetchTesting",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "FetchCLITests", dependencies: ["FetchCLI", "FetchCore", "FetchStore", "FetchTesting", "fetchsched"]),
     ],
     swiftLanguageModes: [.v6]

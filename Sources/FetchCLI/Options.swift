@@ -29,24 +29,13 @@ struct LogFileOptions: ParsableArguments {
     var skipInvalid = false
 }
 
-/// The scenario and the seed of a run.
-struct RunOptions: ParsableArguments {
+/// The scenario and seed: what a replay, a plan and the service must agree on.
+struct ScenarioOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Scenario file (JSON); DESIGN.md's defaults when omitted.", valueName: "file"))
     var scenario: String?
 
     @Option(help: "A seed for repeatable random draws (fetch outcomes, content updates).")
     var seed: UInt64 = 1
-
-    @Flag(help: "Print the time taken and events per second on stderr.")
-    var timing = false
-
-    @Option(help: "Worker threads for replays (default: one per core); output is the same for any count.")
-    var threads: Int?
-
-    @Flag(help: "No progress line on stderr.")
-    var quiet = false
-
-    var workers: Int { max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount) }
 
     func loadScenario() throws -> Scenario {
         guard let path = scenario else { return .default }
@@ -59,6 +48,26 @@ struct RunOptions: ParsableArguments {
             throw CLIError("scenario '\(path)': \(error)")
         }
     }
+}
+
+/// How a replay runs: the scenario and seed, timing, threads, progress.
+struct RunOptions: ParsableArguments {
+    @OptionGroup var scenarioOptions: ScenarioOptions
+
+    @Flag(help: "Print the time taken and events per second on stderr.")
+    var timing = false
+
+    @Option(help: "Worker threads for replays (default: one per core); output is the same for any count.")
+    var threads: Int?
+
+    @Flag(help: "No progress line on stderr.")
+    var quiet = false
+
+    var workers: Int { max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount) }
+    var seed: UInt64 { scenarioOptions.seed }
+    var scenario: String? { scenarioOptions.scenario }
+
+    func loadScenario() throws -> Scenario { try scenarioOptions.loadScenario() }
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

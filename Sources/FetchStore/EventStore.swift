@@ -44,6 +44,7 @@ public final class EventStore: Sendable {
                 """)
         }
         registerModels(&m)
+        registerService(&m)
         return m
     }
 

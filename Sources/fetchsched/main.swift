@@ -1,3 +1,3 @@
 import FetchCLI
 
-FetchSched.main()
+await FetchSched.start()

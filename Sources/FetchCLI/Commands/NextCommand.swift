@@ -30,20 +30,18 @@ struct NextCommand: ParsableCommand {
     @Flag(help: "Explain each planned fetch in words.")
     var explain = false
 
-    @OptionGroup var runOptions: RunOptions
+    @OptionGroup var scenarioOptions: ScenarioOptions
 
     func run() throws {
         guard let span = DurationText.parse(horizon), span > 0 else { throw CLIError("--horizon '\(horizon)' is not a duration such as 24h") }
         let moment = try at.map { text -> Instant in
-            var bytes = Array(text.utf8)
             do {
-                let parsed = try bytes.withUnsafeMutableBufferPointer { (b) throws(RowProblem) in try TimestampParser.parse(UnsafeBufferPointer(b)) }
-                return Instant(millis: parsed.millis)
+                return Instant(millis: try TimestampParser.parse(text: text).millis)
             } catch let problem as RowProblem {
                 throw CLIError("--at: \(problem.message)")
             }
         }
-        let planner = FetchPlanner(scenario: try runOptions.loadScenario(), seed: runOptions.seed)
+        let planner = FetchPlanner(scenario: try scenarioOptions.loadScenario(), seed: scenarioOptions.seed)
         let plan: FetchPlan
         do {
             let store = try EventStore(path: db)

@@ -7,7 +7,8 @@
 public final class PlanningSession {
     public let user: String
     public let planner: FetchPlanner
-    let apps: NameTable
+    /// The app names the session's events use.
+    public let apps: NameTable
     let catalog: AppCatalog
     private var sim: UserSimulator<AdaptivePolicy>?
     /// The time of the last event received, `Int64.min` before the first.
@@ -21,15 +22,40 @@ public final class PlanningSession {
         self.catalog = AppCatalog(scenario: planner.scenario, names: apps)
     }
 
-    /// Takes the user's next event; events must come in time order.
+    /// The user's id in the session's events, nil before the first.
+    public var userID: Int32? { sim?.user }
+
+    /// Takes the user's next event; events and reports must come in time order.
     public func receive(_ e: UsageEvent) {
         precondition(e.time.millis >= lastEventTime, "events of a planning session must come in time order")
-        if sim == nil {
-            sim = UserSimulator(user: e.user, name: user, policy: planner.policy,
-                                run: ReplayContext(seed: planner.seed, catalog: catalog, trace: nil))
-        }
-        sim!.receive(e)
+        simulator(user: e.user).receive(e)
         lastEventTime = e.time.millis
+    }
+
+    /// Takes a fetch the app made and reported, in time order with the events (by its start).
+    public func report(_ f: ReportedFetch, user id: Int32) {
+        precondition(f.start.millis >= lastEventTime, "reports of a planning session must come in time order")
+        simulator(user: id).report(f)
+        lastEventTime = f.start.millis
+    }
+
+    /// What the device has spent of the day's budgets at `at` (nil: the last event); nil when
+    /// there are no events or `at` is before the last one.
+    public func budget(at: Int64?) -> BudgetState? {
+        guard let live = sim, (at ?? lastEventTime) >= lastEventTime else { return nil }
+        let sim = live.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: nil))
+        sim.drain()
+        sim.advance(to: at ?? lastEventTime)
+        sim.rollDay(at: sim.now)
+        return sim.budget
+    }
+
+    private func simulator(user id: Int32) -> UserSimulator<AdaptivePolicy> {
+        if let sim { return sim }
+        let made = UserSimulator(user: id, name: user, policy: planner.policy,
+                                 run: ReplayContext(seed: planner.seed, catalog: catalog, trace: nil))
+        sim = made
+        return made
     }
 
     /// Plans fetches of `app` over `(at, at + horizon]`; `at` nil means the last event.

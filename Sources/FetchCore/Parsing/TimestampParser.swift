@@ -10,6 +10,12 @@ public enum TimestampParser {
         public var unixForm: Bool
     }
 
+    /// Parses a timestamp given as text (a command-line option, a request field).
+    public static func parse(text: String) throws(RowProblem) -> Parsed {
+        var bytes = Array(text.utf8)
+        return try bytes.withUnsafeMutableBufferPointer { (b) throws(RowProblem) in try parse(UnsafeBufferPointer(b)) }
+    }
+
     public static func parse(_ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> Parsed {
         if b.count >= 10 && b[4] == UInt8(ascii: "-") { return try iso(b) }
         return try unix(b)

@@ -1,0 +1,53 @@
+extension UserSimulator {
+    /// Applies a fetch the app made itself: its energy and bytes count against the day, its
+    /// result against the app's reliability, and a successful one refreshes the content as of
+    /// its start. The engine runs its own moments up to the fetch's start first.
+    func report(_ f: ReportedFetch) {
+        drain()
+        let t = f.start.millis
+        if origin == .min {
+            origin = t
+            now = t
+            offset = Int(f.offsetMinutes)
+            nextTick = (LocalTime.floorDiv(t, tickMs) + 1) * tickMs
+        }
+        advance(to: t)
+        now = max(now, t)
+        rollDay(at: now)
+        let i = appIndex(f.app)
+        let shared = now <= radioUntil && radioNetwork == f.network
+        let energy = run.scenario.energy.fetchMicroJ(ms: min(f.durationMs, Millis.deadline), bytes: f.bytes,
+                                                     network: f.network, sharedWake: shared)
+        energyToday += energy
+        tally.energyMicroJ += energy
+        if f.network == .cellular {
+            cellularToday += f.bytes
+            tally.cellularBytes += f.bytes
+        } else {
+            tally.wifiBytes += f.bytes
+        }
+        tally.fetches += 1
+        tally.count(f.result)
+        radioNetwork = f.network
+        radioUntil = max(shared ? radioUntil : .min, now + f.durationMs + run.scenario.energy.radio(f.network).tail)
+        apps[i].lastFetchStart = max(apps[i].lastFetchStart, t)
+        apps[i].fetches += 1
+        apps[i].lastFetchWasTerminated = f.result == .terminated
+        switch f.result {
+        case .newData: apps[i].newData += 1
+        case .noData: apps[i].noData += 1
+        case .failed: apps[i].failed += 1
+        case .terminated: apps[i].terminated += 1
+        }
+        if f.result.refreshes {
+            apps[i].advanceContent(to: now)
+            apps[i].refresh(contentTime: t)
+        }
+    }
+
+    /// The budgets' state at the current moment.
+    var budget: BudgetState {
+        BudgetState(day: day, offsetMinutes: offset, energyUsedMicroJ: energyToday,
+                    energyBudgetMicroJ: energyBudget, cellularUsedBytes: cellularToday, cellularBudgetBytes: cellularBudget)
+    }
+}

@@ -1,0 +1,35 @@
+import Hummingbird
+
+/// A client error with a JSON body naming the bad request field: `{"error": {"message", "field"}}`.
+public struct APIError: HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    public var message: String
+    public var field: String?
+
+    public init(_ status: HTTPResponse.Status, _ message: String, field: String? = nil) {
+        self.status = status
+        self.message = message
+        self.field = field
+    }
+
+    struct Body: Encodable {
+        struct Detail: Encodable {
+            let message: String
+            let field: String?
+        }
+
+        let error: Detail
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = try context.responseEncoder.encode(Body(error: .init(message: message, field: field)),
+                                                          from: request, context: context)
+        response.status = status
+        return response
+    }
+}
+
+extension APIError {
+    static func badRequest(_ message: String, field: String) -> APIError { APIError(.badRequest, message, field: field) }
+    static func notFound(_ message: String, field: String) -> APIError { APIError(.notFound, message, field: field) }
+}

@@ -1,0 +1,78 @@
+import FetchCore
+import Foundation
+import Hummingbird
+import Logging
+import Prometheus
+
+/// The service's HTTP application; tests call it directly and drive it with HummingbirdTesting.
+public func buildApplication(service: SchedulerService, settings: ServerSettings, registry: PrometheusCollectorRegistry,
+                             logger: Logger) -> some ApplicationProtocol {
+    Application(router: buildRouter(service: service, settings: settings, registry: registry),
+                configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fetchsched"),
+                logger: logger)
+}
+
+/// The routes of `openapi.json`.
+public func buildRouter(service: SchedulerService, settings: ServerSettings,
+                        registry: PrometheusCollectorRegistry) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: LogRequestsMiddleware(.debug))
+    router.add(middleware: MetricsMiddleware())
+    let openAPI = OpenAPIDocument.bytes
+
+    router.get("/health") { _, _ in API.Health(status: "ok") }
+    router.get("/openapi.json") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: openAPI)))
+    }
+    router.get("/metrics") { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+    }
+
+    let v1 = router.group("v1")
+    if let tokens = settings.tokens { v1.add(middleware: BearerAuthMiddleware(tokens: tokens)) }
+    let limits = settings.limits
+    v1.post("events") { request, context in
+        let batch = try await RequestBody.decode(API.EventBatch.self, from: request, limit: limits.maxBodyBytes)
+        return try service.ingest(batch, tenant: context.tenant, limits: limits)
+    }
+    v1.get("users/:user/apps/:app/plan") { request, context in
+        let plan = try service.plan(tenant: context.tenant, user: try context.parameter("user"), app: try context.parameter("app"),
+                                    at: request.uri.queryParameters["at"].map(String.init),
+                                    horizon: request.uri.queryParameters["horizon"].map(String.init), limits: limits)
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(string: try ReportText.json(plan))))
+    }
+    v1.put("users/:user/apps/:app/interval") { request, context in
+        let body = try await RequestBody.decode(API.IntervalBody.self, from: request, limit: limits.maxBodyBytes)
+        return try service.setInterval(tenant: context.tenant, user: try context.parameter("user"),
+                                       app: try context.parameter("app"), text: body.interval)
+    }
+    v1.post("users/:user/fetches") { request, context in
+        let body = try await RequestBody.decode(API.FetchReport.self, from: request, limit: limits.maxBodyBytes)
+        return try service.report(tenant: context.tenant, user: try context.parameter("user"), body)
+    }
+    v1.get("users/:user/budget") { request, context in
+        try service.budget(tenant: context.tenant, user: try context.parameter("user"),
+                           at: request.uri.queryParameters["at"].map(String.init))
+    }
+    v1.delete("users/:user") { _, context in
+        try service.delete(tenant: context.tenant, user: try context.parameter("user"))
+    }
+    return router
+}
+
+extension AppRequestContext {
+    /// A path parameter, percent-decoded.
+    func parameter(_ name: String) throws -> String {
+        guard let raw = parameters.get(name) else { throw APIError.badRequest("missing path parameter '\(name)'", field: name) }
+        return raw.removingPercentEncoding ?? raw
+    }
+}
+
+extension API.Health: ResponseEncodable {}
+extension API.IngestResult: ResponseEncodable {}
+extension API.IntervalBody: ResponseEncodable {}
+extension API.FetchRecorded: ResponseEncodable {}
+extension API.Budget: ResponseEncodable {}
+extension API.Deleted: ResponseEncodable {}

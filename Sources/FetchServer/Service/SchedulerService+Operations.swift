@@ -1,0 +1,176 @@
+import FetchCore
+import FetchStore
+
+extension SchedulerService {
+    /// Validates and stores a batch, all or nothing, then brings the live sessions up to date.
+    func ingest(_ batch: API.EventBatch, tenant: String, limits: ServiceLimits) throws -> API.IngestResult {
+        guard batch.events.count <= limits.maxBatchEvents else {
+            throw APIError(.contentTooLarge, "a batch holds at most \(limits.maxBatchEvents) events, this one \(batch.events.count)", field: "events")
+        }
+        let decoder = RowDecoder()
+        var items: [EventStore.IdentifiedEvent] = []
+        items.reserveCapacity(batch.events.count)
+        for (i, e) in batch.events.enumerated() {
+            try Self.checkName(e.id, field: "events[\(i)].id")
+            try Self.checkName(e.user, field: "events[\(i)].user")
+            let fields = [e.timestamp, e.user, e.app ?? "", e.event, e.value ?? ""].map { Array($0.utf8) }
+            do {
+                let event = try decoder.decode(fields: fields)
+                items.append(.init(id: e.id, user: Self.storedName(tenant: tenant, user: e.user), event: event))
+            } catch {
+                throw APIError.badRequest(error.message, field: "events[\(i)].\(Self.field(of: error))")
+            }
+        }
+        let added = try store.append(items, tenant: tenant, apps: decoder.apps)
+        metrics.eventsAccepted.increment(by: added.count)
+        metrics.eventsDuplicate.increment(by: items.count - added.count)
+        follow(added, apps: decoder.apps)
+        return API.IngestResult(accepted: added.count, duplicates: items.count - added.count)
+    }
+
+    /// Feeds new events to the users' live sessions, in time order; a session that would have
+    /// to go back in time is dropped and rebuilt from the store when next needed.
+    private func follow(_ added: [EventStore.IdentifiedEvent], apps: NameTable) {
+        var byUser: [String: [UsageEvent]] = [:]
+        for item in added { byUser[item.user, default: []].append(item.event) }
+        for (user, events) in byUser {
+            guard let slot = slots.existing(user) else { continue }
+            let sorted = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+            slot.update { session in
+                guard let first = sorted.first, first.time.millis >= session.lastEventTime else { return false }
+                for var e in sorted {
+                    if e.app >= 0 { e.app = session.apps.id(apps[e.app]) }
+                    e.user = session.userID ?? e.user
+                    session.receive(e)
+                }
+                return true
+            }
+        }
+    }
+
+    /// The plan `fetchsched next` would give for the same store, user, app and moment.
+    func plan(tenant: String, user: String, app: String, at: String?, horizon: String?, limits: ServiceLimits) throws -> FetchPlan {
+        try Self.checkName(user, field: "user")
+        try Self.checkName(app, field: "app")
+        let moment = try at.map { try Self.instant($0, field: "at") }
+        let span = try horizon.map { text -> Int64 in
+            guard let ms = DurationText.parse(text), ms > 0, ms <= limits.maxHorizon else {
+                throw APIError.badRequest("horizon '\(text)' is not a duration from 1s to \(DurationText.format(limits.maxHorizon)), such as 24h", field: "horizon")
+            }
+            return ms
+        } ?? 86_400_000
+        let stored = try existingUser(tenant: tenant, user: user)
+        metrics.plans.increment()
+        var plan = try withSession(storedUser: stored) { session in
+            guard moment.map({ $0 >= session.lastEventTime }) ?? true else {
+                // Planning from a moment in the past: replay up to it, as `next` does.
+                return try store.withEvents(user: stored) { source in
+                    try session.planner.plan(&source, user: stored, app: app, at: Instant(millis: moment!), horizon: span)
+                }
+            }
+            return session.plan(app: app, at: moment, horizon: span)
+        }
+        plan.user = user
+        return plan
+    }
+
+    /// Sets an app's fetch interval for a user; the user's session is rebuilt with it.
+    func setInterval(tenant: String, user: String, app: String, text: String) throws -> API.IntervalBody {
+        try Self.checkName(user, field: "user")
+        try Self.checkName(app, field: "app")
+        guard let interval = FetchInterval(text: text) else {
+            throw APIError.badRequest("interval '\(text)' is not never, minimum or custom:<duration> such as custom:30m", field: "interval")
+        }
+        let stored = Self.storedName(tenant: tenant, user: user)
+        try store.setInterval(interval, user: stored, app: app)
+        slots.existing(stored)?.invalidate()
+        return API.IntervalBody(interval: interval.description)
+    }
+
+    /// Records a fetch the app made; it counts against the day's budgets and the app's record.
+    func report(tenant: String, user: String, _ r: API.FetchReport) throws -> API.FetchRecorded {
+        try Self.checkName(user, field: "user")
+        try Self.checkName(r.app, field: "app")
+        let start: TimestampParser.Parsed
+        do { start = try TimestampParser.parse(text: r.start) } catch {
+            throw APIError.badRequest("field 'start': \(error.message)", field: "start")
+        }
+        guard r.durationMs >= 0 else { throw APIError.badRequest("durationMs must not be negative", field: "durationMs") }
+        guard r.bytes >= 0 else { throw APIError.badRequest("bytes must not be negative", field: "bytes") }
+        guard let network = Network.allCases.first(where: { $0.logName == r.network }), network != .none else {
+            throw APIError.badRequest("network '\(r.network)' is not wifi or cellular", field: "network")
+        }
+        guard let result = FetchResult(rawValue: r.result) else {
+            throw APIError.badRequest("result '\(r.result)' is not newData, noData, failed or terminated", field: "result")
+        }
+        let stored = try existingUser(tenant: tenant, user: user)
+        var fetch = ReportedFetch(app: -1, start: Instant(millis: start.millis), offsetMinutes: start.offsetMinutes,
+                                  durationMs: r.durationMs, bytes: r.bytes, network: network, result: result)
+        let recorded = try store.record(fetch, user: stored, app: r.app)
+        metrics.fetchReports.increment()
+        if recorded, let slot = slots.existing(stored) {
+            slot.update { session in
+                guard fetch.start.millis >= session.lastEventTime, let id = session.userID else { return false }
+                fetch.app = session.apps.id(r.app)
+                session.report(fetch, user: id)
+                return true
+            }
+        }
+        return API.FetchRecorded(recorded: recorded)
+    }
+
+    /// What the user's device has spent of today's budgets at `at` (default: the last event).
+    func budget(tenant: String, user: String, at: String?) throws -> API.Budget {
+        try Self.checkName(user, field: "user")
+        let moment = try at.map { try Self.instant($0, field: "at") }
+        let stored = try existingUser(tenant: tenant, user: user)
+        guard let b = try withSession(storedUser: stored, { $0.budget(at: moment) }) else {
+            throw APIError.badRequest("'at' is before the user's last event; budgets are known from then on", field: "at")
+        }
+        return API.Budget(user: user, day: LocalTime.dateText(day: b.day),
+                          energyUsedJoules: Double(b.energyUsedMicroJ) / 1e6, energyBudgetJoules: Double(b.energyBudgetMicroJ) / 1e6,
+                          energyLeftJoules: Double(b.energyLeftMicroJ) / 1e6, cellularUsedBytes: b.cellularUsedBytes,
+                          cellularBudgetBytes: b.cellularBudgetBytes, cellularLeftBytes: b.cellularLeftBytes)
+    }
+
+    /// Forgets everything about a user.
+    func delete(tenant: String, user: String) throws -> API.Deleted {
+        try Self.checkName(user, field: "user")
+        let stored = try existingUser(tenant: tenant, user: user)
+        slots.existing(stored)?.invalidate()
+        let removed = try store.deleteUser(stored)
+        slots.remove(stored)
+        return API.Deleted(user: user, deletedEvents: removed)
+    }
+
+    private func existingUser(tenant: String, user: String) throws -> String {
+        let stored = Self.storedName(tenant: tenant, user: user)
+        guard try store.hasUser(stored) else { throw APIError.notFound("no events of user '\(user)'", field: "user") }
+        return stored
+    }
+
+    static func checkName(_ s: String, field: String) throws {
+        guard !s.isEmpty, s.utf8.count <= 200 else {
+            throw APIError.badRequest("field '\(field)' must be 1 to 200 bytes", field: field)
+        }
+    }
+
+    static func instant(_ text: String, field: String) throws -> Int64 {
+        do { return try TimestampParser.parse(text: text).millis } catch {
+            throw APIError.badRequest("field '\(field)': \(error.message)", field: field)
+        }
+    }
+
+    /// The event field a row problem is about.
+    static func field(of p: RowProblem) -> String {
+        switch p.kind {
+        case .badTimestamp: return "timestamp"
+        case .unknownEvent: return "event"
+        case .outOfOrder: return "timestamp"
+        case .missingField:
+            for name in ["timestamp", "user", "event", "app"] where p.message.contains("'\(name)'") { return name }
+            return "value"
+        case .badValue: return p.message.contains("'app'") ? "app" : "value"
+        }
+    }
+}

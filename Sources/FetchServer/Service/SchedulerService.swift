@@ -1,0 +1,71 @@
+import FetchCore
+import FetchStore
+import Foundation
+import Logging
+import Metrics
+
+/// The scheduling service behind the routes: the store is the truth, and each user's
+/// ``PlanningSession`` is a cache of it, built by replaying the user's stored events and
+/// reported fetches, kept current as events arrive, and dropped when it can no longer follow
+/// (an event older than its last one, an interval change, a deletion).
+///
+/// Users are stored as `tenant/user` when tokens are in use, so tenants never meet.
+public final class SchedulerService: Sendable {
+    public let store: EventStore
+    public let scenario: Scenario
+    public let seed: UInt64
+    let slots = SlotTable()
+    let metrics: ServiceMetrics
+
+    public init(store: EventStore, scenario: Scenario, seed: UInt64, metrics: MetricsFactory) {
+        self.store = store
+        self.scenario = scenario
+        self.seed = seed
+        self.metrics = ServiceMetrics(factory: metrics)
+    }
+
+    /// The stored name of a tenant's user.
+    static func storedName(tenant: String, user: String) -> String {
+        tenant.isEmpty ? user : tenant + "/" + user
+    }
+
+    /// The planner for one user: the scenario with the intervals set for that user.
+    func planner(forStoredUser user: String) throws -> FetchPlanner {
+        var s = scenario
+        for (app, interval) in try store.intervals(user: user) {
+            let base = s.settings(forApp: app)
+            s.apps[app] = AppSettings(interval: interval, content: base.content, profile: base.profile)
+        }
+        return FetchPlanner(scenario: s, seed: seed)
+    }
+
+    /// A session rebuilt from the store: the user's events and reported fetches in time order
+    /// (events first at equal times).
+    func buildSession(storedUser user: String) throws -> PlanningSession {
+        let planner = try self.planner(forStoredUser: user)
+        metrics.sessionBuilds.increment()
+        return try store.withHistory(user: user) { source, reports in
+            let session = PlanningSession(planner: planner, user: user, apps: source.apps)
+            var next = 0
+            var userID: Int32 = -1
+            while let e = try source.next() {
+                userID = e.user
+                while next < reports.count && reports[next].start < e.time {
+                    session.report(reports[next], user: e.user)
+                    next += 1
+                }
+                session.receive(e)
+            }
+            while next < reports.count {
+                session.report(reports[next], user: max(userID, 0))
+                next += 1
+            }
+            return session
+        }
+    }
+
+    /// Runs `body` with the live session of a stored user.
+    func withSession<R>(storedUser user: String, _ body: (PlanningSession) throws -> R) throws -> R {
+        try slots.slot(user).with(build: { try buildSession(storedUser: user) }, body)
+    }
+}

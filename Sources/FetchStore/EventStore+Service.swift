@@ -1,0 +1,161 @@
+import FetchCore
+import GRDB
+
+/// What the HTTP service writes besides events: event ids (for idempotent retries), per-user
+/// app intervals, and the fetch results apps report. User names here are the stored names
+/// (the service prefixes them with the tenant).
+extension EventStore {
+    static func registerService(_ m: inout DatabaseMigrator) {
+        m.registerMigration("v3-service") { db in
+            try db.execute(sql: """
+                CREATE TABLE event_ids (
+                    tenant TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    user TEXT NOT NULL,           -- stored user name, to forget a user's ids
+                    PRIMARY KEY (tenant, id)
+                ) WITHOUT ROWID;
+                CREATE INDEX event_ids_user ON event_ids (user);
+                CREATE TABLE intervals (
+                    user TEXT NOT NULL,
+                    app TEXT NOT NULL,
+                    interval TEXT NOT NULL,       -- never, minimum, or custom:<duration>
+                    PRIMARY KEY (user, app)
+                ) WITHOUT ROWID;
+                CREATE TABLE fetch_results (
+                    user TEXT NOT NULL,
+                    app TEXT NOT NULL,
+                    start INTEGER NOT NULL,       -- milliseconds since the Unix epoch, UTC
+                    utcOffset INTEGER NOT NULL,
+                    duration INTEGER NOT NULL,    -- milliseconds
+                    bytes INTEGER NOT NULL,
+                    network INTEGER NOT NULL,     -- FetchCore.Network raw value
+                    result TEXT NOT NULL,         -- newData, noData, failed, terminated
+                    PRIMARY KEY (user, app, start)
+                ) WITHOUT ROWID;
+                """)
+        }
+    }
+
+    /// One event of a service batch, with the client's id for idempotent retries.
+    public struct IdentifiedEvent: Sendable {
+        public var id: String
+        public var user: String
+        public var event: UsageEvent
+
+        public init(id: String, user: String, event: UsageEvent) {
+            self.id = id
+            self.user = user
+            self.event = event
+        }
+    }
+
+    /// Appends a batch in one transaction: all of it or nothing. Events whose id the tenant
+    /// already sent are skipped, so a retried batch adds nothing twice. Returns the events
+    /// actually added, in batch order.
+    public func append(_ batch: [IdentifiedEvent], tenant: String, apps: NameTable) throws -> [IdentifiedEvent] {
+        try pool.write { db in
+            var added: [IdentifiedEvent] = []
+            let claim = try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (tenant, id, user) VALUES (?, ?, ?)")
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO events (ts, user, kind, app, value, occurrence, utcOffset, unixForm)
+                VALUES (?1, ?2, ?3, ?4, ?5,
+                        (SELECT count(*) FROM events WHERE ts = ?1 AND user = ?2 AND kind = ?3 AND app = ?4 AND value = ?5),
+                        ?6, ?7)
+                """)
+            var userIDs: [String: Int64] = [:]
+            var appIDs: [Int32: Int64] = [:]
+            for item in batch {
+                try claim.execute(arguments: [tenant, item.id, item.user])
+                guard db.changesCount > 0 else { continue }
+                let user = try userIDs[item.user] ?? Self.nameID(item.user, in: "users", db)
+                userIDs[item.user] = user
+                let e = item.event
+                var app: Int64 = 0
+                if e.app >= 0 {
+                    app = try appIDs[e.app] ?? Self.nameID(apps[e.app], in: "apps", db)
+                    appIDs[e.app] = app
+                }
+                try insert.execute(arguments: [e.time.millis, user, Int64(e.kind.rawValue), app, Int64(e.value),
+                                               Int64(e.offsetMinutes), e.unixForm ? 1 : 0])
+                added.append(item)
+            }
+            return added
+        }
+    }
+
+    private static func nameID(_ name: String, in table: String, _ db: Database) throws -> Int64 {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM \(table) WHERE name = ?", arguments: [name]) { return id }
+        try db.execute(sql: "INSERT INTO \(table) (name) VALUES (?)", arguments: [name])
+        return db.lastInsertedRowID
+    }
+
+    /// Stores a reported fetch; false when the same (user, app, start) was stored before.
+    public func record(_ f: ReportedFetch, user: String, app: String) throws -> Bool {
+        try pool.write { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO fetch_results (user, app, start, utcOffset, duration, bytes, network, result)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [user, app, f.start.millis, Int64(f.offsetMinutes), f.durationMs, f.bytes,
+                                 Int64(f.network.rawValue), f.result.rawValue])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Calls `body` with `user`'s stored events (in time order) and reported fetches (by
+    /// start), read in one transaction so the two agree.
+    public func withHistory<R>(user: String, _ body: (inout StoreEventSource, [ReportedFetch]) throws -> R) throws -> R {
+        try pool.read { db in
+            var source = try StoreEventSource(db: db, user: user)
+            let apps = source.apps
+            let reports = try Row.fetchAll(db, sql: """
+                SELECT app, start, utcOffset, duration, bytes, network, result FROM fetch_results
+                WHERE user = ? ORDER BY start, app
+                """, arguments: [user]).map { row in
+                ReportedFetch(app: apps.id(row[0] as String), start: Instant(millis: row[1]), offsetMinutes: Int16(row[2] as Int64),
+                              durationMs: row[3], bytes: row[4], network: Network(rawValue: Int16(row[5] as Int64)) ?? .wifi,
+                              result: FetchResult(rawValue: row[6] as String) ?? .failed)
+            }
+            return try body(&source, reports)
+        }
+    }
+
+    /// Sets the fetch interval of `app` for `user`.
+    public func setInterval(_ interval: FetchInterval, user: String, app: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO intervals (user, app, interval) VALUES (?, ?, ?)",
+                           arguments: [user, app, interval.description])
+        }
+    }
+
+    /// The intervals set for `user`, by app name.
+    public func intervals(user: String) throws -> [String: FetchInterval] {
+        try pool.read { db in
+            var out: [String: FetchInterval] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT app, interval FROM intervals WHERE user = ?", arguments: [user]) {
+                if let i = FetchInterval(text: row[1] as String) { out[row[0] as String] = i }
+            }
+            return out
+        }
+    }
+
+    /// Forgets everything stored about `user`, in one transaction; returns the events removed.
+    public func deleteUser(_ user: String) throws -> Int {
+        try pool.write { db in
+            var removed = 0
+            if let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [user]) {
+                try db.execute(sql: "DELETE FROM events WHERE user = ?", arguments: [id])
+                removed = db.changesCount
+                try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [id])
+            }
+            for table in ["event_ids", "intervals", "fetch_results", "models"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE user = ?", arguments: [user])
+            }
+            return removed
+        }
+    }
+
+    /// Whether the store has any event of `user`.
+    public func hasUser(_ user: String) throws -> Bool {
+        try pool.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [user]) != nil }
+    }
+}

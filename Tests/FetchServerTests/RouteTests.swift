@@ -1,0 +1,202 @@
+import FetchCore
+import FetchServer
+import FetchStore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The API's routes, through HummingbirdTesting without sockets.
+struct RouteTests {
+    @Test func thePlanIsTheOneFetchschedNextGivesForTheSameStoreAndMoment() async throws {
+        let h = try ServerHarness()
+        let (csv, events) = ServerHarness.log(users: 3, days: 6)
+        // The CLI's path: the same rows ingested from a file, planned by replay.
+        let path = h.dir + "/log.csv"
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+        let cliStore = try EventStore(path: h.dir + "/cli.sqlite")
+        var file = try LogSource(paths: [path])
+        _ = try cliStore.ingest(&file)
+        let planner = FetchPlanner(scenario: .default, seed: 1)
+        try await h.app.test(.router) { client in
+            #expect(try await ServerHarness.ingest(client, events, batch: 500).allSatisfy { $0 == .ok })
+            for (app, at) in [("com.example.news", nil), ("com.example.chat", "2025-01-10T06:00:00Z"), ("com.example.reader", "2025-01-11T19:00:00+00:00")] {
+                let expected = try cliStore.withEvents(user: "user-0002") {
+                    try planner.plan(&$0, user: "user-0002", app: app, at: at.map { Instant(millis: try! TimestampParser.parse(text: $0).millis) },
+                                     horizon: Millis.day)
+                }
+                let query = at.map { "?at=\($0.replacingOccurrences(of: "+", with: "%2B"))" } ?? ""
+                let want = try ReportText.json(expected)
+                try await client.execute(uri: "/v1/users/user-0002/apps/\(app)/plan\(query)", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(String(buffer: response.body) == want)
+                }
+            }
+        }
+    }
+
+    @Test func aLiveSessionFollowsNewEventsExactlyAsARebuiltOneWould() async throws {
+        let (_, events) = ServerHarness.log(users: 2, days: 8)
+        let live = try ServerHarness()
+        let fresh = try ServerHarness()
+        let cut = events.count / 2
+        let livePlans = try await live.app.test(.router) { client -> [String] in
+            _ = try await ServerHarness.ingest(client, Array(events[..<cut]))
+            // Build the sessions now, then feed the rest in small batches.
+            _ = try await client.execute(uri: "/v1/users/user-0001/apps/com.example.news/plan", method: .get)
+            _ = try await ServerHarness.ingest(client, Array(events[cut...]), batch: 37)
+            var plans: [String] = []
+            for app in ["com.example.news", "com.example.chat"] {
+                plans.append(try await client.execute(uri: "/v1/users/user-0001/apps/\(app)/plan", method: .get) { String(buffer: $0.body) })
+            }
+            return plans
+        }
+        try await fresh.app.test(.router) { client in
+            _ = try await ServerHarness.ingest(client, events)
+            for (i, app) in ["com.example.news", "com.example.chat"].enumerated() {
+                let plan = try await client.execute(uri: "/v1/users/user-0001/apps/\(app)/plan", method: .get) { String(buffer: $0.body) }
+                #expect(plan == livePlans[i])
+            }
+        }
+    }
+
+    @Test func aRetriedBatchAddsNothingTwice() async throws {
+        let h = try ServerHarness()
+        let (_, events) = ServerHarness.log(users: 1, days: 2)
+        try await h.app.test(.router) { client in
+            let body = ServerHarness.body(["events": events])
+            try await client.execute(uri: "/v1/events", method: .post, body: body) {
+                #expect(ServerHarness.json($0)["accepted"] as? Int == events.count)
+            }
+            try await client.execute(uri: "/v1/events", method: .post, body: body) {
+                #expect(ServerHarness.json($0)["accepted"] as? Int == 0)
+                #expect(ServerHarness.json($0)["duplicates"] as? Int == events.count)
+            }
+        }
+        #expect(try h.store.counts().events == events.count)
+    }
+
+    @Test(arguments: [
+        (["id": "b", "user": "u", "timestamp": "2025-13-01T00:00:00Z", "event": "open", "app": "a"], "events[1].timestamp"),
+        (["id": "b", "user": "u", "timestamp": "2025-01-06T08:00:00Z", "event": "wake", "app": "a"], "events[1].event"),
+        (["id": "b", "user": "u", "timestamp": "2025-01-06T08:00:00Z", "event": "open"], "events[1].app"),
+        (["id": "b", "user": "u", "timestamp": "2025-01-06T08:00:00Z", "event": "battery", "value": "300"], "events[1].value"),
+        (["id": "", "user": "u", "timestamp": "2025-01-06T08:00:00Z", "event": "open", "app": "a"], "events[1].id"),
+        (["id": "b", "timestamp": "2025-01-06T08:00:00Z", "event": "open", "app": "a"], "events[1].user"),
+    ])
+    func aBadEventIsA400NamingTheFieldAndTheBatchIsNotApplied(event: [String: String], field: String) async throws {
+        let h = try ServerHarness()
+        let good = ["id": "a", "user": "u", "timestamp": "2025-01-06T07:00:00Z", "event": "open", "app": "a"]
+        try await h.app.test(.router) { client in
+            try await client.execute(uri: "/v1/events", method: .post, body: ServerHarness.body(["events": [good, event]])) { response in
+                #expect(response.status == .badRequest)
+                let error = ServerHarness.json(response)["error"] as? [String: Any]
+                #expect(error?["field"] as? String == field)
+                #expect((error?["message"] as? String)?.isEmpty == false)
+            }
+        }
+        #expect(try h.store.counts().events == 0)
+    }
+
+    @Test func requestsOverTheLimitsAre413s() async throws {
+        let h = try ServerHarness(limits: ServiceLimits(maxBodyBytes: 4_000, maxBatchEvents: 3))
+        let (_, events) = ServerHarness.log(users: 1, days: 1)
+        try await h.app.test(.router) { client in
+            try await client.execute(uri: "/v1/events", method: .post, body: ServerHarness.body(["events": Array(events.prefix(4))])) {
+                #expect($0.status == .contentTooLarge)
+                #expect((ServerHarness.json($0)["error"] as? [String: Any])?["field"] as? String == "events")
+            }
+            try await client.execute(uri: "/v1/events", method: .post, body: ServerHarness.body(["events": Array(repeating: events[0], count: 60)])) {
+                #expect($0.status == .contentTooLarge)
+                #expect((ServerHarness.json($0)["error"] as? [String: Any])?["field"] as? String == "body")
+            }
+            try await client.execute(uri: "/v1/events", method: .post, body: ByteBuffer(string: "{\"events\": 3}")) {
+                #expect($0.status == .badRequest)
+                #expect((ServerHarness.json($0)["error"] as? [String: Any])?["field"] as? String == "events")
+            }
+        }
+        #expect(try h.store.counts().events == 0)
+    }
+
+    @Test func aReportedFetchCountsAgainstTheBudgetAndIsIdempotent() async throws {
+        let h = try ServerHarness()
+        let (_, events) = ServerHarness.log(users: 1, days: 3)
+        try await h.app.test(.router) { client in
+            _ = try await ServerHarness.ingest(client, events)
+            let before = try await client.execute(uri: "/v1/users/user-0001/budget", method: .get) { ServerHarness.json($0) }
+            let last = events.last!["timestamp"]!
+            let report: [String: Any] = ["app": "com.example.news", "start": last, "durationMs": 4_000, "bytes": 2_000_000,
+                                         "network": "cellular", "result": "newData"]
+            for expected in [true, false] {
+                try await client.execute(uri: "/v1/users/user-0001/fetches", method: .post, body: ServerHarness.body(report)) {
+                    #expect($0.status == .ok)
+                    #expect(ServerHarness.json($0)["recorded"] as? Bool == expected)
+                }
+            }
+            let after = try await client.execute(uri: "/v1/users/user-0001/budget", method: .get) { ServerHarness.json($0) }
+            let used = try #require(after["energyUsedJoules"] as? Double), was = try #require(before["energyUsedJoules"] as? Double)
+            #expect(used > was)
+            #expect(after["cellularUsedBytes"] as? Int == (before["cellularUsedBytes"] as? Int ?? 0) + 2_000_000)
+            var bad = report
+            bad["network"] = "pigeon"
+            try await client.execute(uri: "/v1/users/user-0001/fetches", method: .post, body: ServerHarness.body(bad)) {
+                #expect($0.status == .badRequest)
+                #expect((ServerHarness.json($0)["error"] as? [String: Any])?["field"] as? String == "network")
+            }
+        }
+    }
+
+    @Test func aNeverIntervalEmptiesThePlanAndSaysWhy() async throws {
+        let h = try ServerHarness()
+        let (_, events) = ServerHarness.log(users: 1, days: 5)
+        try await h.app.test(.router) { client in
+            _ = try await ServerHarness.ingest(client, events)
+            try await client.execute(uri: "/v1/users/user-0001/apps/com.example.news/interval", method: .put,
+                                     body: ServerHarness.body(["interval": "never"])) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/users/user-0001/apps/com.example.news/plan", method: .get) {
+                let plan = ServerHarness.json($0)
+                #expect((plan["plan"] as? [Any])?.isEmpty == true)
+                #expect((plan["reason"] as? String)?.contains("never") == true)
+            }
+            try await client.execute(uri: "/v1/users/user-0001/apps/com.example.news/interval", method: .put,
+                                     body: ServerHarness.body(["interval": "sometimes"])) {
+                #expect($0.status == .badRequest)
+                #expect((ServerHarness.json($0)["error"] as? [String: Any])?["field"] as? String == "interval")
+            }
+        }
+    }
+
+    @Test func deletingAUserForgetsEverything() async throws {
+        let h = try ServerHarness()
+        let (_, events) = ServerHarness.log(users: 2, days: 2)
+        try await h.app.test(.router) { client in
+            _ = try await ServerHarness.ingest(client, events)
+            _ = try await client.execute(uri: "/v1/users/user-0001/apps/com.example.news/plan", method: .get)
+            try await client.execute(uri: "/v1/users/user-0001", method: .delete) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/users/user-0001/budget", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/v1/users/user-0002/budget", method: .get) { #expect($0.status == .ok) }
+            // Its event ids are forgotten too: sending them again stores them anew.
+            let mine = events.filter { $0["user"] == "user-0001" }
+            try await client.execute(uri: "/v1/events", method: .post, body: ServerHarness.body(["events": mine])) {
+                #expect(ServerHarness.json($0)["accepted"] as? Int == mine.count)
+            }
+        }
+    }
+
+    @Test func healthMetricsAndTheOpenAPIDocumentAreServed() async throws {
+        let h = try ServerHarness(tokens: ServerHarness.tokens)
+        try await h.app.test(.router) { client in
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+            _ = try await ServerHarness.ingest(client, ServerHarness.log(users: 1, days: 1).events, token: "token-acme-0123456789")
+            try await client.execute(uri: "/metrics", method: .get) {
+                #expect(String(buffer: $0.body).contains("fetchsched_events_accepted_total"))
+            }
+            try await client.execute(uri: "/openapi.json", method: .get) {
+                let doc = ServerHarness.json($0)
+                #expect(doc["openapi"] as? String == "3.0.3")
+                let paths = (doc["paths"] as? [String: Any])?.keys.sorted() ?? []
+                #expect(paths.contains("/v1/events") && paths.contains("/v1/users/{user}/apps/{app}/plan"))
+            }
+        }
+    }
+}
