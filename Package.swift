@@ -80,6 +80,8 @@ let package = Package(
         .testTarget(name: "FetchServerTests", dependencies: [
             "FetchServer", "FetchCore", "FetchStore", "FetchTesting",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .testTarget(name: "FetchCLITests", dependencies: ["FetchCLI", "FetchCore", "FetchStore", "FetchTesting", "fetchsched"]),
     ],

@@ -84,8 +84,9 @@ extension EventStore {
     }
 
     private static func nameID(_ name: String, in table: String, _ db: Database) throws -> Int64 {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM \(table) WHERE name = ?", arguments: [name]) { return id }
-        try db.execute(sql: "INSERT INTO \(table) (name) VALUES (?)", arguments: [name])
+        let find = try db.cachedStatement(sql: "SELECT id FROM \(table) WHERE name = ?")
+        if let id = try Int64.fetchOne(find, arguments: [name]) { return id }
+        try db.cachedStatement(sql: "INSERT INTO \(table) (name) VALUES (?)").execute(arguments: [name])
         return db.lastInsertedRowID
     }
 

@@ -4,6 +4,8 @@ import FetchStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
+import Prometheus
 import Testing
 
 /// The API's routes, through HummingbirdTesting without sockets.
@@ -56,6 +58,34 @@ struct RouteTests {
             for (i, app) in ["com.example.news", "com.example.chat"].enumerated() {
                 let plan = try await client.execute(uri: "/v1/users/user-0001/apps/\(app)/plan", method: .get) { String(buffer: $0.body) }
                 #expect(plan == livePlans[i])
+            }
+        }
+    }
+
+    @Test func aRestartedServiceResumesFromTheStore() async throws {
+        let h = try ServerHarness()
+        let (_, events) = ServerHarness.log(users: 1, days: 4)
+        let uris = ["/v1/users/user-0001/apps/com.example.news/plan", "/v1/users/user-0001/budget"]
+        let report = ServerHarness.body(["app": "com.example.chat", "start": events.last!["timestamp"]!, "durationMs": 3_000,
+                                         "bytes": 90_000, "network": "wifi", "result": "failed"] as [String: Any])
+        let before = try await h.app.test(.router) { client -> [String] in
+            _ = try await ServerHarness.ingest(client, events)
+            _ = try await client.execute(uri: "/v1/users/user-0001/fetches", method: .post, body: report)
+            var out: [String] = []
+            for uri in uris { out.append(try await client.execute(uri: uri, method: .get) { String(buffer: $0.body) }) }
+            return out
+        }
+        // A new process on the same store: a new service, sessions rebuilt from what was stored.
+        let store = try EventStore(path: h.dir + "/store.sqlite")
+        let service = SchedulerService(store: store, scenario: .default, seed: 1, metrics: PrometheusMetricsFactory(registry: h.registry))
+        let app = buildApplication(service: service, settings: h.settings, registry: h.registry, logger: Logger(label: "restart"))
+        try await app.test(.router) { client in
+            for (i, uri) in uris.enumerated() {
+                let now = try await client.execute(uri: uri, method: .get) { String(buffer: $0.body) }
+                #expect(now == before[i])
+            }
+            try await client.execute(uri: "/v1/events", method: .post, body: ServerHarness.body(["events": events])) {
+                #expect(ServerHarness.json($0)["duplicates"] as? Int == events.count)
             }
         }
     }

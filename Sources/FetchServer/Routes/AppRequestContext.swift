@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 /// The request context: Hummingbird's core storage plus the tenant the bearer token names.
@@ -9,4 +10,13 @@ public struct AppRequestContext: RequestContext {
     public init(source: Source) {
         coreContext = .init(source: source)
     }
+
+    /// Sorted keys: the same answer is the same bytes.
+    public var responseEncoder: JSONEncoder { Self.encoder }
+
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return e
+    }()
 }

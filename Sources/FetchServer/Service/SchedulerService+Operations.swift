@@ -145,6 +145,7 @@ extension SchedulerService {
 
     private func existingUser(tenant: String, user: String) throws -> String {
         let stored = Self.storedName(tenant: tenant, user: user)
+        if slots.existing(stored)?.isBuilt == true { return stored }  // no store read on the hot path
         guard try store.hasUser(stored) else { throw APIError.notFound("no events of user '\(user)'", field: "user") }
         return stored
     }

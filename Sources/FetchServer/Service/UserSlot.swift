@@ -23,6 +23,13 @@ final class UserSlot: @unchecked Sendable {
         if let s = session, !body(s) { session = nil }
     }
 
+    /// Whether a session is built (then the user exists: deleting a user removes its slot).
+    var isBuilt: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return session != nil
+    }
+
     func invalidate() {
         lock.lock()
         defer { lock.unlock() }
