@@ -35,6 +35,10 @@ public struct LogBuilder {
         add(.open, app: app, at: clock, plusDays: plusDays)
     }
 
+    public mutating func push(_ app: String, _ kind: PushKind, at clock: String, plusDays: Int = 0) {
+        add(.push, app: app, value: kind.rawValue, at: clock, plusDays: plusDays)
+    }
+
     /// Replays the log (sorted by time, stable) under `policy`.
     public func replay(_ policy: any FetchPolicy, scenario: Scenario = .default, seed: UInt64 = 1,
                        trace: (any TraceSink)? = nil) -> ReplayReport {

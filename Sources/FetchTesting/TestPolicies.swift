@@ -56,9 +56,35 @@ public struct RandomPolicy: FetchPolicy {
     }
 }
 
-/// Collects trace rows in memory.
+/// Pushes every app at every content update, ignoring the rate limit: the engine must hold
+/// what is over it.
+public struct PushGreedyPolicy: FetchPolicy {
+    public init() {}
+    public var name: String { "push-greedy" }
+    public static var plansPushes: Bool { true }
+    public func makeState() {}
+    public func decide(_ point: DecisionPoint, view: UserView, state: inout Void, decision: inout Decision) {
+        guard case .contentUpdate = point else { return }
+        for app in view.apps { decision.pushes.append(app.id) }
+    }
+}
+
+/// Collects trace rows and pushes in memory.
 public final class RecordingTrace: TraceSink {
+    public struct Push: Equatable, Sendable {
+        public var user: Int32
+        public var app: Int32
+        public var time: Int64
+        public var silent: Bool
+        public var fate: PushFate
+        public var receivedAt: Int64
+    }
+
     public private(set) var rows: [TraceRow] = []
+    public private(set) var pushes: [Push] = []
     public init() {}
     public func record(_ row: TraceRow) { rows.append(row) }
+    public func recordPush(user: Int32, app: Int32, time: Int64, offsetMinutes: Int16, silent: Bool, fate: PushFate, receivedAt: Int64) {
+        pushes.append(Push(user: user, app: app, time: time, silent: silent, fate: fate, receivedAt: receivedAt))
+    }
 }

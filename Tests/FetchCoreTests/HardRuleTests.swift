@@ -5,12 +5,14 @@ import Testing
 /// DESIGN.md's five hard rules hold over many random logs whatever a policy asks; the check
 /// here rebuilds every fact from the log and the trace, independently of the engine's audit.
 struct HardRuleTests {
-    static let policies: [String] = ["greedy", "random", "fixed:15m", "fixed:1m", "oracle", "none", "adaptive", "ios", "android"]
+    static let policies: [String] = ["greedy", "random", "fixed:15m", "fixed:1m", "oracle", "none", "adaptive", "ios", "android",
+                                           "push-greedy", "push-adaptive", "adaptive+push"]
 
     func policy(_ name: String, log: RandomLog, seed: UInt64) -> any FetchPolicy {
         switch name {
         case "greedy": GreedyPolicy(extraApps: Array(0..<log.appCount))
         case "random": RandomPolicy(seed: seed, apps: log.appCount)
+        case "push-greedy": PushGreedyPolicy()
         default: PolicySpec.parse(name)!
         }
     }
@@ -26,7 +28,23 @@ struct HardRuleTests {
             let fetches = trace.rows.filter { $0.refusal == nil }
             #expect(fetches.count == report.total.fetches)
             check(fetches, log: log, scenario: scenario, seed: seed)
+            checkPushes(trace.pushes, report: report, scenario: scenario, seed: seed)
         }
+    }
+
+    /// No app gets more silent pushes on arrival than the hourly limit allows, and every silent
+    /// push is accounted for: delivered at once, late, or reported undelivered.
+    func checkPushes(_ pushes: [RecordingTrace.Push], report: ReplayReport, scenario: Scenario, seed: UInt64) {
+        var recent: [String: [Int64]] = [:]
+        for p in pushes where p.silent && p.fate == .delivered {
+            let key = "\(p.user)/\(p.app)"
+            var times = (recent[key] ?? []).filter { p.time - $0 < Millis.hour }
+            times.append(p.time)
+            #expect(times.count <= scenario.silentPushesPerHour, "seed \(seed): \(key) got \(times.count) silent pushes within an hour")
+            recent[key] = times
+        }
+        let t = report.total.pushes
+        #expect(t.silent == t.deliveredNow + t.held && t.held == t.deliveredLate + t.undelivered, "seed \(seed): pushes unaccounted for")
     }
 
     func check(_ fetches: [TraceRow], log: RandomLog, scenario: Scenario, seed: UInt64) {

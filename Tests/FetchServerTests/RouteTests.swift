@@ -196,6 +196,34 @@ struct RouteTests {
         }
     }
 
+    @Test func pushAdviceSaysWhetherAndWhy() async throws {
+        var scenario = Scenario.default
+        scenario.apps["com.example.news"] = AppSettings(interval: .minimum, content: .updates(45 * Millis.minute),
+                                                        profile: scenario.defaultApp.profile)
+        let h = try ServerHarness(scenario: scenario)
+        let (_, events) = ServerHarness.log(users: 1, days: 7)
+        try await h.app.test(.router) { client in
+            _ = try await ServerHarness.ingest(client, events)
+            try await client.execute(uri: "/v1/users/user-0001/apps/com.example.chat/push", method: .get) {
+                let advice = ServerHarness.json($0)
+                #expect(advice["push"] as? Bool == false)
+                #expect((advice["reason"] as? String)?.contains("window") == true)
+            }
+            // Over a day of moments, the advice for news says yes at some and no at others, always with a reason.
+            var answers: Set<Bool> = []
+            for hour in 0..<24 {
+                let at = "2025-01-13T\(hour < 10 ? "0" : "")\(hour):00:00Z"
+                try await client.execute(uri: "/v1/users/user-0001/apps/com.example.news/push?at=\(at)", method: .get) {
+                    let advice = ServerHarness.json($0)
+                    #expect($0.status == .ok)
+                    #expect((advice["reason"] as? String)?.isEmpty == false)
+                    if let push = advice["push"] as? Bool { answers.insert(push) }
+                }
+            }
+            #expect(answers == [true, false])
+        }
+    }
+
     @Test func deletingAUserForgetsEverything() async throws {
         let h = try ServerHarness()
         let (_, events) = ServerHarness.log(users: 2, days: 2)

@@ -17,11 +17,11 @@ struct ServerHarness {
 
     static let tokens = TokenTable([("token-acme-0123456789", "acme"), ("token-globex-012345678", "globex")])
 
-    init(tokens: TokenTable? = nil, limits: ServiceLimits = ServiceLimits()) throws {
+    init(tokens: TokenTable? = nil, limits: ServiceLimits = ServiceLimits(), scenario: Scenario = .default) throws {
         dir = NSTemporaryDirectory() + "fetchsched-server-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         store = try EventStore(path: dir + "/store.sqlite")
-        service = SchedulerService(store: store, scenario: .default, seed: 1, metrics: PrometheusMetricsFactory(registry: registry))
+        service = SchedulerService(store: store, scenario: scenario, seed: 1, metrics: PrometheusMetricsFactory(registry: registry))
         settings = ServerSettings(host: "127.0.0.1", port: 0, tokens: tokens, limits: limits)
     }
 

@@ -17,6 +17,9 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "A seed for repeatable generation.")
     var seed: UInt64 = 1
 
+    @Flag(help: "Add pushes from app servers: silent ones at news updates (with bursts over the hourly limit), mail syncs, and chat messages as alert pushes.")
+    var pushes = false
+
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
     var out: String?
 
@@ -26,7 +29,7 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        var log = SyntheticLog(users: users, days: days, seed: seed)
+        var log = SyntheticLog(users: users, days: days, seed: seed, pushes: pushes)
         let file = try out.map { try AtomicFile(path: $0) }
         let write: (String) -> Void = { text in if let file { file.write(text) } else { print(text, terminator: "") } }
         write(CSVLineParser.header + "\n")

@@ -1,6 +1,8 @@
 import FetchCore
 
-/// Writes `replay --trace`: one row per fetch and per refused request.
+/// Writes `replay --trace`: one row per fetch, per refused request and per push. A push row has
+/// `push-alert`, `push-silent` (delivered), `push-held` or `push-late` as its result, and for a
+/// late one the delay in seconds as its duration.
 final class TraceCSV: TraceSink {
     static let header = "user,app,start,durationSeconds,result,network,energyJoules,bytes,refusedBy"
     let file: AtomicFile
@@ -19,5 +21,17 @@ final class TraceCSV: TraceSink {
         let duration = ReportText.fixed(Double(r.durationMs) / 1000, 3)
         let energy = ReportText.fixed(Double(r.energyMicroJ) / 1_000_000, 6)
         file.write("\(users[r.user]),\(apps[r.app]),\(start),\(duration),\(r.result?.rawValue ?? ""),\(r.network.logName),\(energy),\(r.bytes),\(r.refusal?.traceName ?? "")\n")
+    }
+
+    func recordPush(user: Int32, app: Int32, time: Int64, offsetMinutes: Int16, silent: Bool, fate: PushFate, receivedAt: Int64) {
+        let at = LocalTime.isoText(time, offsetMinutes: Int(offsetMinutes))
+        let result: String
+        switch fate {
+        case .delivered: result = silent ? "push-silent" : "push-alert"
+        case .held: result = "push-held"
+        case .deliveredLate: result = "push-late"
+        }
+        let delay = ReportText.fixed(Double(time - receivedAt) / 1000, 3)
+        file.write("\(users[user]),\(apps[app]),\(at),\(delay),\(result),,0.000000,0,\n")
     }
 }

@@ -21,10 +21,16 @@ public struct AppState: Sendable {
     var openRefreshedAt: Int64 = .min
     /// The server's update process, for the `updates` content model.
     public internal(set) var updates: UpdateProcess?
+    /// The last content update a push-planning policy was asked about.
+    var updateDecided: Int64 = .min
     /// The first content update after `refreshedAt` seen so far, or `Int64.min`.
     var staleSince: Int64 = .min
     var pendingStart: Int64 = .min
     var pendingResult: FetchResult = .noData
+    /// Whether the fetch under way was woken by a silent push …
+    var pendingByPush = false
+    /// … and whether the content's last refresh came from such a fetch.
+    var refreshedByPush = false
     /// Constants of the app's settings, computed once: they are read at every request.
     let costs: FetchCosts
 

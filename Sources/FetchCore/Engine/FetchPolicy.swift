@@ -19,6 +19,10 @@ public protocol FetchPolicy: Sendable {
     /// Whether the engine should call `observe` at all.
     static var observesEvents: Bool { get }
 
+    /// Whether the policy plans server pushes: then the engine also asks it at every content
+    /// update of an `updates` app (``DecisionPoint/contentUpdate(app:)``).
+    static var plansPushes: Bool { get }
+
     /// Sees every log event of the user, before any decision at that instant: the hook where
     /// a learning policy updates its model. The default does nothing.
     func observe(_ event: UsageEvent, state: inout UserState)
@@ -31,6 +35,7 @@ public protocol FetchPolicy: Sendable {
 extension FetchPolicy {
     public var lookahead: Int64 { 0 }
     public static var observesEvents: Bool { false }
+    public static var plansPushes: Bool { false }
     public func observe(_ event: UsageEvent, state: inout UserState) {}
 }
 
@@ -44,11 +49,15 @@ public enum DecisionPoint: Equatable, Sendable {
     case wake(EventKind)
     /// The user just opened this app (it has refreshed itself).
     case open(app: Int32)
+    /// The app's server just published an update (only for policies that plan pushes).
+    case contentUpdate(app: Int32)
 }
 
 /// What a policy wants done; reused between calls, so append rather than assign.
 public struct Decision: Sendable {
     public var fetches: [Int32] = []
+    /// Silent pushes the app's server should send now (they go through the rate limit).
+    public var pushes: [Int32] = []
     /// When to ask this policy again (replaces any earlier request), nil to leave it as it is.
     public var wakeAt: Instant? = nil
 

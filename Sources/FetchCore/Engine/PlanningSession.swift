@@ -50,6 +50,24 @@ public final class PlanningSession {
         return sim.budget
     }
 
+    /// Whether the app's server should send a silent push now (at `at`, nil: the last event),
+    /// as `push-adaptive` would decide at a content update; nil before any event or before the
+    /// last one.
+    public func pushAdvice(app: String, at: Int64?) -> PushAdaptivePolicy.Advice? {
+        guard let live = sim, (at ?? lastEventTime) >= lastEventTime else { return nil }
+        let sim = live.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: nil))
+        sim.drain()
+        sim.advance(to: at ?? lastEventTime)
+        sim.now = max(sim.now, at ?? lastEventTime)
+        guard let id = apps.existingID(app) else {
+            return PushAdaptivePolicy.Advice(push: false, reason: "the user has not used this app yet", probability: 0, value: 0,
+                                             cost: 0, silentPushesLeft: planner.scenario.silentPushesPerHour)
+        }
+        let view = sim.makeView(pushesLeft: sim.silentPushesLeft(id))
+        return PushAdaptivePolicy(alsoFetch: true, basePrice: planner.policy.basePrice)
+            .advise(app: id, view: view, state: &sim.policyState)
+    }
+
     private func simulator(user id: Int32) -> UserSimulator<AdaptivePolicy> {
         if let sim { return sim }
         let made = UserSimulator(user: id, name: user, policy: planner.policy,

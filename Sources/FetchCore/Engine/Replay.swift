@@ -81,6 +81,7 @@ public func makeReplay(policy: any FetchPolicy, scenario: Scenario, seed: UInt64
     case let p as AdaptivePolicy: return open(p)
     case let p as IOSPolicy: return open(p)
     case let p as AndroidPolicy: return open(p)
+    case let p as PushAdaptivePolicy: return open(p)
     default: return open(policy)
     }
 }

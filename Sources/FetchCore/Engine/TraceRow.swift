@@ -20,8 +20,17 @@ public protocol TraceSink: AnyObject {
     func record(_ row: TraceRow)
     /// An open, and whether it found fresh content (and thanks to a background fetch).
     func recordOpen(user: Int32, app: Int32, time: Int64, offsetMinutes: Int16, fresh: Bool, rescued: Bool)
+    /// A push and its fate: delivered on arrival, held over the rate limit, or delivered late
+    /// (at `time`, having arrived at `receivedAt`).
+    func recordPush(user: Int32, app: Int32, time: Int64, offsetMinutes: Int16, silent: Bool, fate: PushFate, receivedAt: Int64)
+}
+
+/// What became of a push.
+public enum PushFate: String, Sendable {
+    case delivered, held, deliveredLate
 }
 
 extension TraceSink {
     public func recordOpen(user: Int32, app: Int32, time: Int64, offsetMinutes: Int16, fresh: Bool, rescued: Bool) {}
+    public func recordPush(user: Int32, app: Int32, time: Int64, offsetMinutes: Int16, silent: Bool, fate: PushFate, receivedAt: Int64) {}
 }

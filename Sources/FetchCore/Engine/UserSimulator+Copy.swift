@@ -16,6 +16,7 @@ extension UserSimulator {
         c.sequence = sequence
         c.nextTick = nextTick
         c.wakeAt = wakeAt
+        c.nextUpdate = nextUpdate
         c.radioUntil = radioUntil
         c.radioNetwork = radioNetwork
         c.day = day
@@ -30,6 +31,8 @@ extension UserSimulator {
         c.events = events
         c.lookaheadBuffer = lookaheadBuffer
         c.batch = batch
+        c.heldPushes = heldPushes
+        c.silentDeliveries = silentDeliveries
         return c
     }
 }

@@ -25,9 +25,14 @@ extension UserSimulator {
             let before = context.network
             context.apply(e)
             if context.network != before { radioUntil = .min }
-        case .screenOn, .plugged, .push, .location:
+        case .push:
+            wakeRadio()
+            push(e.app, kind: PushKind(rawValue: e.value) ?? .alert)
+            decide(.wake(e.kind))
+        case .screenOn, .plugged, .location:
             context.apply(e)
             wakeRadio()
+            deliverHeld()
             decide(.wake(e.kind))
         case .battery, .lowPower, .unplugged, .screenOff:
             context.apply(e)
@@ -44,13 +49,17 @@ extension UserSimulator {
         tally.opens += 1
         if fresh {
             tally.freshOpens += 1
-            if !freshWithoutFetches { tally.rescuedOpens += 1 }
+            if !freshWithoutFetches {
+                tally.rescuedOpens += 1
+                if a.refreshedByPush { tally.pushes.rescuedOpens += 1 }
+            }
         } else if let stale = a.staleness(at: now) {
             tally.staleness.record(seconds: stale / 1000)
         }
         run.trace?.recordOpen(user: user, app: id, time: now, offsetMinutes: Int16(offset), fresh: fresh,
                               rescued: fresh && !freshWithoutFetches)
         apps[i].refresh(contentTime: now)
+        apps[i].refreshedByPush = false
         apps[i].openRefreshedAt = now
         apps[i].lastOpen = now
         apps[i].opens += 1

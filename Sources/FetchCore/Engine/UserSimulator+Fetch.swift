@@ -1,6 +1,6 @@
 extension UserSimulator {
     /// A policy asks to fetch `id` now: the engine checks every hard rule, then runs it.
-    func request(_ id: Int32) {
+    func request(_ id: Int32, byPush: Bool = false) {
         let i = appIndex(id)
         let network = context.network
         let shared = now <= radioUntil && radioNetwork == network
@@ -40,6 +40,7 @@ extension UserSimulator {
         apps[i].fetches += 1
         apps[i].pendingStart = now
         apps[i].pendingResult = draw.result
+        apps[i].pendingByPush = byPush
         sequence &+= 1
         completions.insert(Moment(time: now + draw.runMs, sequence: sequence, app: Int32(i)))
         run.trace?.record(TraceRow(user: user, app: id, start: now, offsetMinutes: Int16(offset), unixForm: unixForm,
@@ -91,6 +92,8 @@ extension UserSimulator {
         }
         guard result.refreshes else { return }
         apps[i].advanceContent(to: now)
+        let was = apps[i].refreshedAt
         apps[i].refresh(contentTime: apps[i].pendingStart)
+        if apps[i].refreshedAt != was { apps[i].refreshedByPush = apps[i].pendingByPush }
     }
 }

@@ -29,6 +29,8 @@ final class UserSimulator<P: FetchPolicy> {
     var sequence: UInt32 = 0
     var nextTick: Int64 = .max
     var wakeAt: Int64 = .max
+    /// The next content update of any `updates` app, for policies that plan pushes (else .max).
+    var nextUpdate: Int64 = .max
     var radioUntil: Int64 = .min
     var radioNetwork: Network = .wifi
 
@@ -42,6 +44,10 @@ final class UserSimulator<P: FetchPolicy> {
     var total = Tally()
     var activeDays = 0
     var events = 0
+
+    var heldPushes: [HeldPush] = []
+    /// Per app, the silent pushes delivered within the last hour (for the rate limit).
+    var silentDeliveries: [Int32: [Int64]] = [:]
 
     var lookaheadBuffer = Deque<UsageEvent>()
     var batch: [UsageEvent] = []
@@ -88,6 +94,7 @@ final class UserSimulator<P: FetchPolicy> {
     /// Ends the replay of this user at its last event; returns its total and active days.
     func finish() -> (tally: Tally, days: Int) {
         drain()
+        closePushes()
         closeDay()
         return (total, activeDays)
     }
@@ -123,12 +130,15 @@ final class UserSimulator<P: FetchPolicy> {
     func advance(to t: Int64) {
         while true {
             let done = completions.min?.time ?? .max
-            let moment = min(done, nextTick, wakeAt)
+            let moment = min(done, nextTick, wakeAt, nextUpdate)
             if moment > t { return }
-            now = moment
-            rollDay(at: moment)
+            // An update an open consumed first is decided on at once (never back in time).
+            now = max(now, moment)
+            rollDay(at: now)
             if done == moment {
                 complete(completions.removeMin())
+            } else if nextUpdate == moment {
+                contentUpdates()
             } else if wakeAt == moment {
                 wakeAt = .max
                 if nextTick == moment { nextTick += tickMs }
@@ -140,19 +150,29 @@ final class UserSimulator<P: FetchPolicy> {
         }
     }
 
-    func makeView() -> UserView {
+    func makeView(pushesLeft: Int = 0) -> UserView {
         UserView(now: Instant(millis: now), offsetMinutes: offset, context: context,
                  energyUsedToday: energyToday, cellularUsedToday: cellularToday, apps: apps,
-                 future: lookaheadBuffer, catalog: run.catalog, index: index, seed: run.seed,
+                 future: lookaheadBuffer, catalog: run.catalog, silentPushesLeft: pushesLeft, index: index, seed: run.seed,
                  userHash: userHash, origin: origin)
     }
 
     func decide(_ point: DecisionPoint) {
         decision.fetches.removeAll(keepingCapacity: true)
+        decision.pushes.removeAll(keepingCapacity: true)
         decision.wakeAt = nil
-        policy.decide(point, view: makeView(), state: &policyState, decision: &decision)
+        var pushesLeft = 0
+        if P.plansPushes, case .contentUpdate(let app) = point { pushesLeft = silentPushesLeft(app) }
+        policy.decide(point, view: makeView(pushesLeft: pushesLeft), state: &policyState, decision: &decision)
         let asked = decision.fetches
         for app in asked { request(app) }
+        if P.plansPushes && !decision.pushes.isEmpty {
+            let pushes = decision.pushes
+            for app in pushes {
+                tally.pushes.planned += 1
+                push(app, kind: .silent)
+            }
+        }
         if let w = decision.wakeAt { wakeAt = w.millis > now ? w.millis : .max }
     }
 
@@ -175,6 +195,7 @@ final class UserSimulator<P: FetchPolicy> {
         }
         apps.append(AppState(id: id, settings: settings, updates: updates, energy: run.scenario.energy))
         index[id] = Int32(apps.count - 1)
+        if P.plansPushes, let u = updates { nextUpdate = min(nextUpdate, u.next) }
         return apps.count - 1
     }
 }

@@ -13,6 +13,8 @@ public struct UserView {
     /// Log events after `now`: empty unless the policy declared a lookahead.
     public let future: Deque<UsageEvent>
     public let catalog: AppCatalog
+    /// At a content update: silent pushes the app may still receive within the hourly limit.
+    public let silentPushesLeft: Int
     let index: [Int32: Int32]
     let seed: UInt64
     let userHash: UInt64

@@ -9,14 +9,17 @@ public struct SyntheticLog {
     public let users: Int
     public let days: Int
     public let seed: UInt64
+    /// Whether app servers send pushes (see ``Persona`` pushes): alert and silent ones.
+    public let pushes: Bool
     /// The first local day: Monday 2025-01-06.
     public let firstDay = LocalTime.days(year: 2025, month: 1, day: 6)
     private var personas: [Persona]
 
-    public init(users: Int, days: Int, seed: UInt64) {
+    public init(users: Int, days: Int, seed: UInt64, pushes: Bool = false) {
         self.users = users
         self.days = days
         self.seed = seed
+        self.pushes = pushes
         personas = (0..<users).map { Persona(index: $0, seed: seed, days: days) }
     }
 
@@ -26,15 +29,20 @@ public struct SyntheticLog {
     public mutating func events(day: Int) -> [GeneratedEvent] {
         var all: [GeneratedEvent] = []
         for i in personas.indices {
-            all.append(contentsOf: personas[i].events(day: day, localDay: firstDay + Int64(day)))
+            let own = personas[i].events(day: day, localDay: firstDay + Int64(day))
+            all.append(contentsOf: own)
+            if pushes {
+                all.append(contentsOf: personas[i].pushes(day: day, localDay: firstDay + Int64(day), seed: seed,
+                                                          firstOrder: Int32(own.count)))
+            }
         }
         all.sort { ($0.time, $0.user, $0.order) < ($1.time, $1.user, $1.order) }
         return all
     }
 
     /// The canonical CSV of a whole log.
-    public static func csv(users: Int, days: Int, seed: UInt64) -> String {
-        var log = SyntheticLog(users: users, days: days, seed: seed)
+    public static func csv(users: Int, days: Int, seed: UInt64, pushes: Bool = false) -> String {
+        var log = SyntheticLog(users: users, days: days, seed: seed, pushes: pushes)
         var out = CSVLineParser.header + "\n"
         for d in 0..<days { for e in log.events(day: d) { out += e.csvLine + "\n" } }
         return out

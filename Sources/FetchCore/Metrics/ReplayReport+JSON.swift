@@ -63,6 +63,15 @@ extension ReplayReport: Encodable {
         for rule in HardRule.allCases { try violations.encode(t.violationCount(rule), forKey: Key(rule.name)) }
         var refused = c.nestedContainer(keyedBy: Key.self, forKey: Key("refused"))
         for r in Refusal.allCases { try refused.encode(t.refusedCount(r), forKey: Key(r.key)) }
+        let p = t.pushes
+        var pushes = c.nestedContainer(keyedBy: Key.self, forKey: Key("pushes"))
+        for (key, value) in [("silent", p.silent), ("alert", p.alert), ("planned", p.planned), ("deliveredNow", p.deliveredNow), ("held", p.held),
+                             ("deliveredLate", p.deliveredLate), ("undelivered", p.undelivered), ("fetches", p.fetches),
+                             ("rescuedOpens", p.rescuedOpens)] {
+            try pushes.encode(value, forKey: Key(key))
+        }
+        try pushes.encode(p.deliveredLate == 0 ? 0 : round(Double(p.delayMs) / Double(p.deliveredLate) / 60_000, 2),
+                          forKey: Key("meanLateDelayMinutes"))
     }
 }
 

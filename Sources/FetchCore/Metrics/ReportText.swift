@@ -16,6 +16,22 @@ public enum ReportText {
     static let columns = ["policy", "opens", "fresh %", "rescued", "stale p50 min", "fetches", "failed+term",
                           "energy J", "J/user-day", "cell MB", "rescued/fetch", "rescued/kJ", "violations", "refused"]
 
+    /// Push columns, shown when some report has pushes: received, held over the rate limit,
+    /// mean delay of the late ones, and opens rescued by push-woken fetches.
+    static let pushColumns = ["pushes", "held", "late delay min", "push rescued"]
+
+    static func columns(_ reports: [ReplayReport]) -> [String] {
+        reports.contains { !$0.total.pushes.isEmpty } ? columns + pushColumns : columns
+    }
+
+    static func cells(_ r: ReplayReport, pushes: Bool) -> [String] {
+        guard pushes else { return cells(r) }
+        let p = r.total.pushes
+        return cells(r) + ["\(p.silent + p.alert)", "\(p.held)",
+                           p.deliveredLate == 0 ? "-" : fixed(Double(p.delayMs) / Double(p.deliveredLate) / 60_000, 1),
+                           "\(p.rescuedOpens)"]
+    }
+
     static func cells(_ r: ReplayReport) -> [String] {
         let t = r.total
         let energy = Double(t.energyMicroJ) / 1_000_000
@@ -32,7 +48,8 @@ public enum ReportText {
 
     /// One row per policy, columns aligned.
     public static func table(_ reports: [ReplayReport]) -> String {
-        let rows = [columns] + reports.map(cells)
+        let columns = columns(reports), pushes = columns.count > Self.columns.count
+        let rows = [columns] + reports.map { cells($0, pushes: pushes) }
         let widths = columns.indices.map { i in rows.map { $0[i].count }.max() ?? 0 }
         return rows.map { row in
             row.indices.map { i in
@@ -44,9 +61,10 @@ public enum ReportText {
 
     /// The same table in Markdown, for READMEs and notes.
     public static func markdown(_ reports: [ReplayReport]) -> String {
+        let columns = columns(reports), pushes = columns.count > Self.columns.count
         var lines = ["| " + columns.joined(separator: " | ") + " |",
                      "|" + columns.indices.map { $0 == 0 ? "---" : "---:" }.joined(separator: "|") + "|"]
-        lines += reports.map { "| " + cells($0).joined(separator: " | ") + " |" }
+        lines += reports.map { "| " + cells($0, pushes: pushes).joined(separator: " | ") + " |" }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -18,6 +18,9 @@ public struct Tally: Equatable, Sendable {
     /// Hard-rule violations found by the engine's own audit, indexed by ``HardRule`` raw value.
     public var violations = SIMD8<Int64>()
     public var staleness = StalenessHistogram()
+    /// Pushes (DESIGN.md "The other background paths"): received by kind, and what became of
+    /// the silent ones. silent = deliveredNow + held; held = deliveredLate + undelivered.
+    public var pushes = PushTally()
 
     public init() {}
 
@@ -38,6 +41,7 @@ public struct Tally: Equatable, Sendable {
         refused &+= o.refused
         violations &+= o.violations
         staleness.merge(o.staleness)
+        pushes.merge(o.pushes)
     }
 
     mutating func count(_ result: FetchResult) {

@@ -62,6 +62,7 @@ public struct AdaptivePolicy: FetchPolicy {
         switch point {
         case .wake, .open: sharedWake = true
         case .tick, .timer: sharedWake = false
+        case .contentUpdate: return  // fetch-only: pushes are push-adaptive's
         }
         var paced: Double? = nil  // the pacing estimate, computed when first needed
         // When the predicted open would come: content fresh until then needs no fetch.
@@ -69,7 +70,7 @@ public struct AdaptivePolicy: FetchPolicy {
         switch point {
         case .wake(.screenOn), .open: horizon = Millis.minute
         case .wake(.plugged) where model.plugs > 0: horizon = Millis.minute
-        case .wake, .tick, .timer: horizon = max(view.scenario.tick, Millis.minute)
+        case .wake, .tick, .timer, .contentUpdate: horizon = max(view.scenario.tick, Millis.minute)
         }
 
         for app in view.apps where app.opens >= 2 {
@@ -87,7 +88,7 @@ public struct AdaptivePolicy: FetchPolicy {
                 chance = max(next, session)
             case .wake(.plugged) where model.plugs > 0:
                 chance = model.plugProbability(app.id)
-            case .wake, .tick, .timer:
+            case .wake, .tick, .timer, .contentUpdate:
                 let p = model.openProbability(app.id, from: now, span: horizon, offsetMinutes: offset)
                 chance = model.hasScreenEvents ? p * (1 - model.lateShare(app.id)) : p
             }

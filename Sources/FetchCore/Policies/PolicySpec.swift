@@ -1,6 +1,6 @@
 /// Parses policy names as written on the command line: `none`, `fixed:15m`, `oracle`.
 public enum PolicySpec {
-    public static let known = ["none", "fixed:<duration>", "ios", "android", "adaptive", "oracle"]
+    public static let known = ["none", "fixed:<duration>", "ios", "android", "adaptive", "push-adaptive", "adaptive+push", "oracle"]
 
     public static func parse(_ text: String) -> (any FetchPolicy)? {
         switch text {
@@ -9,6 +9,8 @@ public enum PolicySpec {
         case "adaptive": return AdaptivePolicy()
         case "ios": return IOSPolicy()
         case "android": return AndroidPolicy()
+        case "push-adaptive": return PushAdaptivePolicy(alsoFetch: false)
+        case "adaptive+push": return PushAdaptivePolicy(alsoFetch: true)
         default:
             if text.hasPrefix("adaptive:"), let price = Double(text.dropFirst(9)), price > 0 {
                 var p = AdaptivePolicy(basePrice: price)

@@ -46,6 +46,12 @@ extension Scenario {
             }
             try engine.finish()
         }
+        if var pushes = try top.object("pushes") {
+            if let n = try pushes.whole("silentPerHour") {
+                s.silentPushesPerHour = Int(n)
+            }
+            try pushes.finish()
+        }
         if var apps = try top.object("apps") {
             if var d = try apps.object("default") {
                 s.defaultApp = try appSettings(&d, base: s.defaultApp)

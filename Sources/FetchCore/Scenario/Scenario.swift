@@ -9,6 +9,8 @@ public struct Scenario: Hashable, Sendable {
     public var cellularBudgetBytes: Int64
     /// The engine's periodic decision tick, in milliseconds.
     public var tick: Int64
+    /// Silent pushes delivered per device and app within any hour; more are held.
+    public var silentPushesPerHour = 3
     /// Settings for apps the scenario does not name.
     public var defaultApp: AppSettings
     /// Settings by app name.

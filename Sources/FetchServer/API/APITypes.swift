@@ -55,6 +55,18 @@ enum API {
         var deletedEvents: Int
     }
 
+    struct PushAdvice: Encodable {
+        var user: String
+        var app: String
+        var at: String
+        var push: Bool
+        var reason: String
+        var openProbability: Double
+        var expectedRescues: Double
+        var costJoules: Double
+        var silentPushesLeft: Int
+    }
+
     struct Health: Encodable {
         var status: String
     }

@@ -52,6 +52,10 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
         let body = try await RequestBody.decode(API.FetchReport.self, from: request, limit: limits.maxBodyBytes)
         return try service.report(tenant: context.tenant, user: try context.parameter("user"), body)
     }
+    v1.get("users/:user/apps/:app/push") { request, context in
+        try service.pushAdvice(tenant: context.tenant, user: try context.parameter("user"), app: try context.parameter("app"),
+                               at: request.uri.queryParameters["at"].map(String.init))
+    }
     v1.get("users/:user/budget") { request, context in
         try service.budget(tenant: context.tenant, user: try context.parameter("user"),
                            at: request.uri.queryParameters["at"].map(String.init))
@@ -76,3 +80,4 @@ extension API.IntervalBody: ResponseEncodable {}
 extension API.FetchRecorded: ResponseEncodable {}
 extension API.Budget: ResponseEncodable {}
 extension API.Deleted: ResponseEncodable {}
+extension API.PushAdvice: ResponseEncodable {}

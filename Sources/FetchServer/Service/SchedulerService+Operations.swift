@@ -133,6 +133,24 @@ extension SchedulerService {
                           cellularBudgetBytes: b.cellularBudgetBytes, cellularLeftBytes: b.cellularLeftBytes)
     }
 
+    /// Whether the app's server should send this user a silent push now, and why.
+    func pushAdvice(tenant: String, user: String, app: String, at: String?) throws -> API.PushAdvice {
+        try Self.checkName(user, field: "user")
+        try Self.checkName(app, field: "app")
+        let moment = try at.map { try Self.instant($0, field: "at") }
+        let stored = try existingUser(tenant: tenant, user: user)
+        let result = try withSession(storedUser: stored) { session -> (PushAdaptivePolicy.Advice, Int64)? in
+            guard let a = session.pushAdvice(app: app, at: moment) else { return nil }
+            return (a, moment ?? session.lastEventTime)
+        }
+        guard let (a, when) = result else {
+            throw APIError.badRequest("'at' is before the user's last event; advice is given from then on", field: "at")
+        }
+        return API.PushAdvice(user: user, app: app, at: LocalTime.isoText(when, offsetMinutes: 0), push: a.push, reason: a.reason,
+                              openProbability: (a.probability * 1000).rounded() / 1000, expectedRescues: (a.value * 1000).rounded() / 1000,
+                              costJoules: (a.cost * 1000).rounded() / 1000, silentPushesLeft: a.silentPushesLeft)
+    }
+
     /// Forgets everything about a user.
     func delete(tenant: String, user: String) throws -> API.Deleted {
         try Self.checkName(user, field: "user")

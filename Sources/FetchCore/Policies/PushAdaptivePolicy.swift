@@ -1,0 +1,100 @@
+/// Plans silent pushes from the app's server (DESIGN.md "Remote notifications"): the server
+/// knows when its content changes, so at each update of an `updates` app it asks whether a
+/// push now is worth it for this user — the user's predicted opens before the next update,
+/// against a fetch's cost and the push's place in the hourly rate limit.
+///
+/// `push-adaptive` only pushes; `adaptive+push` also fetches in the background as `adaptive`
+/// does. Both learn the same usage model as `adaptive`.
+public struct PushAdaptivePolicy: FetchPolicy {
+    public typealias UserState = AdaptivePolicy.UserState
+
+    /// The background-fetch side; nil for push only.
+    public var fetching: AdaptivePolicy?
+    /// Expected rescues per joule below which a push is not worth it (as `adaptive`'s price).
+    public var basePrice: Double
+    public let name: String
+
+    public init(alsoFetch: Bool, basePrice: Double = 0.16) {
+        fetching = alsoFetch ? AdaptivePolicy(basePrice: basePrice) : nil
+        self.basePrice = basePrice
+        name = alsoFetch ? "adaptive+push" : "push-adaptive"
+    }
+
+    public static var observesEvents: Bool { true }
+    public static var plansPushes: Bool { true }
+    public func makeState() -> UserState { UserState() }
+
+    public func observe(_ event: UsageEvent, state: inout UserState) {
+        state.model.observe(event)
+    }
+
+    public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
+        if case .contentUpdate(let app) = point {
+            if advise(app: app, view: view, state: &state).push { decision.pushes.append(app) }
+            return
+        }
+        fetching?.decide(point, view: view, state: &state, decision: &decision)
+    }
+
+    /// Whether a silent push to `app` now is worth it, and why.
+    public struct Advice: Sendable, Equatable {
+        public var push: Bool
+        public var reason: String
+        /// The chance of an open before the next expected update …
+        public var probability: Double
+        /// … the expected rescues of the fetch the push would wake, and its price in joules.
+        public var value: Double
+        public var cost: Double
+        public var silentPushesLeft: Int
+    }
+
+    public func advise(app id: Int32, view: UserView, state: inout UserState) -> Advice {
+        var advice = Advice(push: false, reason: "", probability: 0, value: 0, cost: 0, silentPushesLeft: view.silentPushesLeft)
+        guard let app = view.app(id) else {
+            advice.reason = "the user has not used this app yet"
+            return advice
+        }
+        guard app.settings.interval != .never else {
+            advice.reason = "the app's background refresh is off (interval never): a silent push would not be delivered"
+            return advice
+        }
+        guard case .updates(let mean) = app.settings.content, var updates = app.updates else {
+            advice.reason = "the app's content is a freshness window, not server updates: there is no update to push"
+            return advice
+        }
+        let now = view.now.millis
+        let last = updates.advance(to: now)
+        if app.refreshedAt != .min && app.refreshedAt >= last {
+            advice.reason = "the app already has the latest update"
+            return advice
+        }
+        if app.inFlight {
+            advice.reason = "a fetch of the app is under way"
+            return advice
+        }
+        guard view.silentPushesLeft > 0 else {
+            advice.reason = "the app's \(view.scenario.silentPushesPerHour) silent pushes of the last hour are used up: a push now would be held"
+            return advice
+        }
+        let model = state.model
+        guard model.sessionTotal > 0, app.opens >= 2 else {
+            advice.reason = "too little history of this user and app (cold start)"
+            return advice
+        }
+        // Opens until the next update is likely, capped at six hours of habit.
+        let horizon = min(mean, 6 * Millis.hour)
+        advice.probability = model.openProbability(id, from: now, span: horizon, offsetMinutes: view.offsetMinutes)
+        advice.value = AdaptivePolicy.value(of: app, chance: advice.probability, stale: 1)
+        let pricing = fetching ?? AdaptivePolicy(basePrice: basePrice)
+        let pace = pricing.pacing(view, model, &state.demand)
+        advice.cost = AdaptivePolicy.cost(of: app, view: view, sharedWake: false, megabytePrice: pricing.megabytePrice * pace)
+        // The last free slots of the hour are dearer: a later update may need them more.
+        let scarcity = Double(max(1, view.scenario.silentPushesPerHour)) / Double(view.silentPushesLeft)
+        advice.push = advice.value >= basePrice * pace * scarcity * advice.cost
+        let percent = Int((advice.probability * 100).rounded())
+        advice.reason = advice.push
+            ? "an open within \(DurationText.format(horizon)) is \(percent)% likely and would find stale content: worth a fetch of \(ReportText.fixed(advice.cost, 1)) J and one of \(view.silentPushesLeft) silent pushes left this hour"
+            : "an open within \(DurationText.format(horizon)) is only \(percent)% likely: not worth \(ReportText.fixed(advice.cost, 1)) J and a silent push"
+        return advice
+    }
+}
