@@ -48,6 +48,10 @@ public struct RandomLog {
         s.energyBudgetMicroJ = Int64(r.int(in: 20...400)) * 1_000_000
         s.cellularBudgetBytes = Int64(r.int(in: 100_000...3_000_000))
         s.tick = Int64(r.int(in: 1...30)) * Millis.minute
+        // The other background paths, from their own stream so the draws above stay as they were.
+        var b = SplitMix64(seed: seed, 0x62_67)
+        s.silentPushesPerHour = b.int(in: 0...4)
+        s.transferBytesPerSecond = Int64(b.int(in: 10_000...2_000_000))
         for a in 0..<apps {
             var settings = s.defaultApp
             switch r.int(in: 0...3) {
@@ -61,6 +65,15 @@ public struct RandomLog {
             settings.profile.durationP95 = settings.profile.durationMedian * Int64(r.int(in: 1...6))
             settings.profile.failureRate = r.unit() * 0.3
             settings.profile.bytes = Int64(r.int(in: 1_000...2_000_000))
+            if b.chance(0.3) { settings.profile.transferBytes = Int64(b.int(in: 1_000_000...80_000_000)) }
+            settings.profile.transferNeedsCharging = b.chance(0.5)
+            settings.monitorsLocation = b.chance(0.3)
+            if b.chance(0.3) {
+                let work = Int64(b.int(in: 10...900)) * Millis.second
+                settings.task = TaskProfile(workMedian: work, workP95: work * Int64(b.int(in: 1...3)),
+                                            limit: Int64(b.int(in: 60...900)) * Millis.second,
+                                            needsCharging: b.chance(0.5), needsNetwork: b.chance(0.5))
+            }
             s.apps["app\(a)"] = settings
         }
         return s

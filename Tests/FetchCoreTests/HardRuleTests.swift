@@ -45,6 +45,10 @@ struct HardRuleTests {
         }
         let t = report.total.pushes
         #expect(t.silent == t.deliveredNow + t.held && t.held == t.deliveredLate + t.undelivered, "seed \(seed): pushes unaccounted for")
+        let b = report.total.background
+        #expect(b.transfers == b.transfersCompleted + b.transfersPending, "seed \(seed): transfers unaccounted for")
+        #expect(b.locationFetches <= b.locationWakes)
+        #expect(b.tasks == b.tasksCompleted + b.tasksExpired + b.tasksPending, "seed \(seed): tasks unaccounted for")
     }
 
     func check(_ fetches: [TraceRow], log: RandomLog, scenario: Scenario, seed: UInt64) {

@@ -20,6 +20,9 @@ struct GenerateCommand: ParsableCommand {
     @Flag(help: "Add pushes from app servers: silent ones at news updates (with bursts over the hourly limit), mail syncs, and chat messages as alert pushes.")
     var pushes = false
 
+    @Flag(help: "Add location events: one a minute after each move onto cellular (leaving home or work).")
+    var location = false
+
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
     var out: String?
 
@@ -29,7 +32,7 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        var log = SyntheticLog(users: users, days: days, seed: seed, pushes: pushes)
+        var log = SyntheticLog(users: users, days: days, seed: seed, pushes: pushes, location: location)
         let file = try out.map { try AtomicFile(path: $0) }
         let write: (String) -> Void = { text in if let file { file.write(text) } else { print(text, terminator: "") } }
         write(CSVLineParser.header + "\n")

@@ -12,14 +12,15 @@ struct FetchDraw {
 
     /// Draws a fetch from the app's profile. The stream is keyed by user, app and start time,
     /// so the same fetch at the same moment has the same outcome under every policy.
-    init(profile p: FetchProfile, sigma: Double, hasNewData: Bool, rng: inout SplitMix64) {
+    /// `deadline` is 30 s for a fetch, about 10 s for a location wake.
+    init(profile p: FetchProfile, sigma: Double, hasNewData: Bool, rng: inout SplitMix64, deadline: Int64 = Millis.deadline) {
         let duration = max(1, Int64((Double(p.durationMedian) * exp(sigma * rng.normal())).rounded()))
         let failed = rng.chance(p.failureRate)
         let payload = hasNewData ? p.bytes : p.noDataBytes
-        if duration > Millis.deadline {
-            runMs = Millis.deadline
+        if duration > deadline {
+            runMs = deadline
             result = .terminated
-            bytes = Int64(Double(payload) * Double(Millis.deadline) / Double(duration))
+            bytes = Int64(Double(payload) * Double(deadline) / Double(duration))
         } else if failed {
             runMs = duration
             result = .failed

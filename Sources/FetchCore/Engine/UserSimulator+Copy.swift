@@ -17,6 +17,10 @@ extension UserSimulator {
         c.nextTick = nextTick
         c.wakeAt = wakeAt
         c.nextUpdate = nextUpdate
+        c.transfers = transfers
+        c.transferDone = transferDone
+        c.tasks = tasks
+        c.taskDone = taskDone
         c.radioUntil = radioUntil
         c.radioNetwork = radioNetwork
         c.day = day

@@ -25,17 +25,24 @@ extension UserSimulator {
             let before = context.network
             context.apply(e)
             if context.network != before { radioUntil = .min }
+            if !transfers.isEmpty { updateTransfers() }
+            if !tasks.isEmpty { updateTasks() }
         case .push:
             wakeRadio()
             push(e.app, kind: PushKind(rawValue: e.value) ?? .alert)
             decide(.wake(e.kind))
         case .screenOn, .plugged, .location:
             context.apply(e)
+            if !transfers.isEmpty { updateTransfers() }
+            if !tasks.isEmpty { updateTasks() }
             wakeRadio()
             deliverHeld()
+            if e.kind == .location { locationWake() }
             decide(.wake(e.kind))
         case .battery, .lowPower, .unplugged, .screenOff:
             context.apply(e)
+            if !transfers.isEmpty { updateTransfers() }
+            if !tasks.isEmpty { updateTasks() }
         }
     }
 
@@ -63,6 +70,7 @@ extension UserSimulator {
         apps[i].openRefreshedAt = now
         apps[i].lastOpen = now
         apps[i].opens += 1
+        if apps[i].settings.task != nil { registerTask(i) }
         wakeRadio()
         decide(.open(app: id))
     }

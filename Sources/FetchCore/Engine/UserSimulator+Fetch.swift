@@ -1,6 +1,6 @@
 extension UserSimulator {
     /// A policy asks to fetch `id` now: the engine checks every hard rule, then runs it.
-    func request(_ id: Int32, byPush: Bool = false) {
+    func request(_ id: Int32, byPush: Bool = false, deadline: Int64 = Millis.deadline) {
         let i = appIndex(id)
         let network = context.network
         let shared = now <= radioUntil && radioNetwork == network
@@ -20,7 +20,7 @@ extension UserSimulator {
             hasNew = true
         }
         var rng = SplitMix64(seed: run.seed, userHash, run.catalog.hash(id), UInt64(bitPattern: now))
-        let draw = FetchDraw(profile: a.settings.profile, sigma: a.costs.sigma, hasNewData: hasNew, rng: &rng)
+        let draw = FetchDraw(profile: a.settings.profile, sigma: a.costs.sigma, hasNewData: hasNew, rng: &rng, deadline: deadline)
         let energy = run.scenario.energy.fetchMicroJ(ms: draw.runMs, bytes: draw.bytes, network: network, sharedWake: shared)
         energyToday += energy
         tally.energyMicroJ += energy
@@ -91,6 +91,11 @@ extension UserSimulator {
         case .terminated: apps[i].terminated += 1
         }
         guard result.refreshes else { return }
+        if result == .newData && apps[i].settings.profile.transferBytes > 0 {
+            // The content arrives with the background transfer, not with the fetch.
+            enqueueTransfer(i, contentTime: apps[i].pendingStart)
+            return
+        }
         apps[i].advanceContent(to: now)
         let was = apps[i].refreshedAt
         apps[i].refresh(contentTime: apps[i].pendingStart)

@@ -31,6 +31,12 @@ final class UserSimulator<P: FetchPolicy> {
     var wakeAt: Int64 = .max
     /// The next content update of any `updates` app, for policies that plan pushes (else .max).
     var nextUpdate: Int64 = .max
+    /// Discretionary transfers under way or waiting, and when the next one completes.
+    var transfers: [Transfer] = []
+    var transferDone: Int64 = .max
+    /// Registered background tasks, and when the next one ends.
+    var tasks: [BackgroundTask] = []
+    var taskDone: Int64 = .max
     var radioUntil: Int64 = .min
     var radioNetwork: Network = .wifi
 
@@ -95,6 +101,10 @@ final class UserSimulator<P: FetchPolicy> {
     func finish() -> (tally: Tally, days: Int) {
         drain()
         closePushes()
+        tally.background.transfersPending += transfers.count
+        transfers.removeAll()
+        tally.background.tasksPending += tasks.count
+        tasks.removeAll()
         closeDay()
         return (total, activeDays)
     }
@@ -130,13 +140,17 @@ final class UserSimulator<P: FetchPolicy> {
     func advance(to t: Int64) {
         while true {
             let done = completions.min?.time ?? .max
-            let moment = min(done, nextTick, wakeAt, nextUpdate)
+            let moment = min(done, nextTick, wakeAt, nextUpdate, transferDone, taskDone)
             if moment > t { return }
             // An update an open consumed first is decided on at once (never back in time).
             now = max(now, moment)
             rollDay(at: now)
             if done == moment {
                 complete(completions.removeMin())
+            } else if transferDone == moment {
+                finishTransfers()
+            } else if taskDone == moment {
+                finishTasks()
             } else if nextUpdate == moment {
                 contentUpdates()
             } else if wakeAt == moment {

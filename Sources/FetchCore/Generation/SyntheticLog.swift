@@ -11,15 +11,19 @@ public struct SyntheticLog {
     public let seed: UInt64
     /// Whether app servers send pushes (see ``Persona`` pushes): alert and silent ones.
     public let pushes: Bool
+    /// Whether the log has `location` events: one a minute after each move onto cellular
+    /// (leaving home or work), derived from the network events so nothing else changes.
+    public let location: Bool
     /// The first local day: Monday 2025-01-06.
     public let firstDay = LocalTime.days(year: 2025, month: 1, day: 6)
     private var personas: [Persona]
 
-    public init(users: Int, days: Int, seed: UInt64, pushes: Bool = false) {
+    public init(users: Int, days: Int, seed: UInt64, pushes: Bool = false, location: Bool = false) {
         self.users = users
         self.days = days
         self.seed = seed
         self.pushes = pushes
+        self.location = location
         personas = (0..<users).map { Persona(index: $0, seed: seed, days: days) }
     }
 
@@ -29,7 +33,14 @@ public struct SyntheticLog {
     public mutating func events(day: Int) -> [GeneratedEvent] {
         var all: [GeneratedEvent] = []
         for i in personas.indices {
-            let own = personas[i].events(day: day, localDay: firstDay + Int64(day))
+            var own = personas[i].events(day: day, localDay: firstDay + Int64(day))
+            if location {
+                let moves = own.filter { $0.kind == .network && $0.value == "cellular" }
+                for m in moves {
+                    own.append(GeneratedEvent(time: m.time + 60_000, offsetMinutes: m.offsetMinutes, user: m.user,
+                                              order: Int32(own.count), app: "", kind: .location, value: ""))
+                }
+            }
             all.append(contentsOf: own)
             if pushes {
                 all.append(contentsOf: personas[i].pushes(day: day, localDay: firstDay + Int64(day), seed: seed,
@@ -41,8 +52,8 @@ public struct SyntheticLog {
     }
 
     /// The canonical CSV of a whole log.
-    public static func csv(users: Int, days: Int, seed: UInt64, pushes: Bool = false) -> String {
-        var log = SyntheticLog(users: users, days: days, seed: seed, pushes: pushes)
+    public static func csv(users: Int, days: Int, seed: UInt64, pushes: Bool = false, location: Bool = false) -> String {
+        var log = SyntheticLog(users: users, days: days, seed: seed, pushes: pushes, location: location)
         var out = CSVLineParser.header + "\n"
         for d in 0..<days { for e in log.events(day: d) { out += e.csvLine + "\n" } }
         return out

@@ -72,6 +72,24 @@ extension ReplayReport: Encodable {
         }
         try pushes.encode(p.deliveredLate == 0 ? 0 : round(Double(p.delayMs) / Double(p.deliveredLate) / 60_000, 2),
                           forKey: Key("meanLateDelayMinutes"))
+        let b = t.background
+        var location = c.nestedContainer(keyedBy: Key.self, forKey: Key("locationWakes"))
+        try location.encode(b.locationWakes, forKey: Key("wakes"))
+        try location.encode(b.locationFetches, forKey: Key("fetches"))
+        var transfers = c.nestedContainer(keyedBy: Key.self, forKey: Key("transfers"))
+        for (key, value) in [("handedOver", b.transfers), ("completed", b.transfersCompleted), ("pending", b.transfersPending)] {
+            try transfers.encode(value, forKey: Key(key))
+        }
+        try transfers.encode(b.transfersCompleted == 0 ? 0 : round(Double(b.transferDelayMs) / Double(b.transfersCompleted) / 60_000, 2),
+                             forKey: Key("meanDelayMinutes"))
+        try transfers.encode(b.transferBytes, forKey: Key("wifiBytes"))
+        try transfers.encode(0, forKey: Key("cellularBytes"))
+        var tasks = c.nestedContainer(keyedBy: Key.self, forKey: Key("tasks"))
+        for (key, value) in [("registered", b.tasks), ("completed", b.tasksCompleted), ("expired", b.tasksExpired), ("pending", b.tasksPending)] {
+            try tasks.encode(value, forKey: Key(key))
+        }
+        try tasks.encode(b.tasksCompleted == 0 ? 0 : round(Double(b.taskCompletionMs) / Double(b.tasksCompleted) / 60_000, 2),
+                         forKey: Key("meanMinutesToCompletion"))
     }
 }
 

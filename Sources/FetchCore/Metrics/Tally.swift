@@ -21,6 +21,8 @@ public struct Tally: Equatable, Sendable {
     /// Pushes (DESIGN.md "The other background paths"): received by kind, and what became of
     /// the silent ones. silent = deliveredNow + held; held = deliveredLate + undelivered.
     public var pushes = PushTally()
+    /// Location wakes and background transfers.
+    public var background = BackgroundTally()
 
     public init() {}
 
@@ -42,6 +44,7 @@ public struct Tally: Equatable, Sendable {
         violations &+= o.violations
         staleness.merge(o.staleness)
         pushes.merge(o.pushes)
+        background.merge(o.background)
     }
 
     mutating func count(_ result: FetchResult) {

@@ -12,6 +12,11 @@ public struct FetchProfile: Hashable, Sendable {
     public var noDataBytes: Int64
     /// Probability that a fetch fails (0...1).
     public var failureRate: Double
+    /// A large payload: a fetch that finds new data hands this many bytes to a discretionary
+    /// background transfer (Wi-Fi only, no 30-second limit); 0 for none.
+    public var transferBytes: Int64 = 0
+    /// Whether that transfer also waits for the charger.
+    public var transferNeedsCharging = false
 
     public init(durationMedian: Int64, durationP95: Int64, bytes: Int64, noDataBytes: Int64, failureRate: Double) {
         self.durationMedian = durationMedian

@@ -46,6 +46,13 @@ extension Scenario {
             }
             try engine.finish()
         }
+        if var transfers = try top.object("transfers") {
+            if let rate = try transfers.whole("wifiBytesPerSecond") {
+                guard rate > 0 else { throw ScenarioError(field: "transfers.wifiBytesPerSecond", problem: "must be more than 0") }
+                s.transferBytesPerSecond = rate
+            }
+            try transfers.finish()
+        }
         if var pushes = try top.object("pushes") {
             if let n = try pushes.whole("silentPerHour") {
                 s.silentPushesPerHour = Int(n)
@@ -89,11 +96,26 @@ extension Scenario {
             }
             a.content = v
         }
+        a.monitorsLocation = try o.bool("monitorsLocation") ?? a.monitorsLocation
+        if var t = try o.object("task") {
+            let median = try t.duration("workMedian") ?? a.task?.workMedian ?? 60 * Millis.second
+            var task = TaskProfile(workMedian: median, workP95: try t.duration("workP95") ?? max(median, a.task?.workP95 ?? median))
+            task.limit = try t.duration("limit") ?? a.task?.limit ?? 600 * Millis.second
+            task.needsCharging = try t.bool("needsCharging") ?? a.task?.needsCharging ?? false
+            task.needsNetwork = try t.bool("needsNetwork") ?? a.task?.needsNetwork ?? false
+            guard task.workMedian > 0 else { throw t.error("workMedian", "must be more than 0") }
+            guard task.workP95 >= task.workMedian else { throw t.error("workP95", "must be at least workMedian") }
+            guard task.limit > 0 else { throw t.error("limit", "must be more than 0") }
+            try t.finish()
+            a.task = task
+        }
         if var p = try o.object("profile") {
             a.profile.durationMedian = try p.duration("durationMedian") ?? a.profile.durationMedian
             a.profile.durationP95 = try p.duration("durationP95") ?? a.profile.durationP95
             a.profile.bytes = try p.whole("bytes") ?? a.profile.bytes
             a.profile.noDataBytes = try p.whole("noDataBytes") ?? a.profile.noDataBytes
+            a.profile.transferBytes = try p.whole("transferBytes") ?? a.profile.transferBytes
+            a.profile.transferNeedsCharging = try p.bool("transferNeedsCharging") ?? a.profile.transferNeedsCharging
             if let rate = try p.number("failureRate", atLeast: 0) {
                 guard rate <= 1 else { throw p.error("failureRate", "must be between 0 and 1, got \(rate)") }
                 a.profile.failureRate = rate
@@ -162,6 +184,12 @@ struct ObjectReader {
         guard let n = try number(key, atLeast: 0) else { return nil }
         guard n == n.rounded(), n < 9e15 else { throw error(key, "expected a whole number, got \(n)") }
         return Int64(n)
+    }
+
+    mutating func bool(_ key: String) throws(ScenarioError) -> Bool? {
+        guard let v = take(key) else { return nil }
+        guard case .bool(let b) = v else { throw error(key, "expected true or false, got \(v.typeName)") }
+        return b
     }
 
     mutating func duration(_ key: String) throws(ScenarioError) -> Int64? {

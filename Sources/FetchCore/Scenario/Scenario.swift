@@ -9,6 +9,8 @@ public struct Scenario: Hashable, Sendable {
     public var cellularBudgetBytes: Int64
     /// The engine's periodic decision tick, in milliseconds.
     public var tick: Int64
+    /// How fast discretionary background transfers download on Wi-Fi.
+    public var transferBytesPerSecond: Int64 = 1_000_000
     /// Silent pushes delivered per device and app within any hour; more are held.
     public var silentPushesPerHour = 3
     /// Settings for apps the scenario does not name.
@@ -51,6 +53,10 @@ public struct AppSettings: Hashable, Sendable {
     public var interval: FetchInterval
     public var content: ContentModel
     public var profile: FetchProfile
+    /// Whether the app monitors location: a `location` event wakes it for about 10 seconds.
+    public var monitorsLocation = false
+    /// A longer background task the app registers when opened, or nil.
+    public var task: TaskProfile? = nil
 
     public init(interval: FetchInterval, content: ContentModel, profile: FetchProfile) {
         self.interval = interval
