@@ -69,6 +69,23 @@ struct CommandTests {
         #expect(lines.contains { $0.hasSuffix(",budget-energy") })
     }
 
+    @Test func theTraceShowsEachPushAndItsFate() throws {
+        let dir = Fetchsched.temp()
+        let log = dir + "/pushes.csv", trace = dir + "/trace.csv"
+        let gen = try Fetchsched.run(["generate", "--users", "3", "--days", "3", "--seed", "2", "--pushes", "--out", log])
+        #expect(gen.status == 0)
+        let r = try Fetchsched.run(["replay", log, "--policy", "none", "--trace", trace, "--format", "json"])
+        #expect(r.status == 0)
+        let pushes = try #require((try json(r.out) as? [String: Any])?["pushes"] as? [String: Any])
+        let rows = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        func count(_ result: String) -> Int { rows.filter { $0.count > 4 && $0[4] == result }.count }
+        #expect(count("push-silent") == pushes["deliveredNow"] as? Int)
+        #expect(count("push-held") == pushes["held"] as? Int)
+        #expect(count("push-late") == pushes["deliveredLate"] as? Int)
+        #expect(count("push-alert") == pushes["alert"] as? Int)
+        #expect((pushes["held"] as? Int ?? 0) > 0)
+    }
+
     @Test func ingestThenReplayFromTheStoreMatchesTheFile() throws {
         let dir = Fetchsched.temp()
         let db = dir + "/events.sqlite"
