@@ -4,6 +4,7 @@ extension UserSimulator {
     /// moment is found. Only for policies that plan pushes.
     func contentUpdates() {
         var next = Int64.max
+        nextUpdate = .max  // an app first seen during a decision lowers it again (appIndex)
         for i in apps.indices where apps[i].updates != nil {
             apps[i].advanceContent(to: now)
             let last = apps[i].updates!.last
@@ -13,7 +14,7 @@ extension UserSimulator {
             }
             next = min(next, apps[i].updates!.next)
         }
-        nextUpdate = next
+        nextUpdate = min(nextUpdate, next)
     }
 
     /// Silent pushes `id` may still receive within the hourly limit now.

@@ -26,10 +26,4 @@ final class SlotTable: @unchecked Sendable {
         defer { lock.unlock() }
         slots[user] = nil
     }
-
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.count
-    }
 }
