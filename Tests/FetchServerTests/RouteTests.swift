@@ -62,6 +62,26 @@ struct RouteTests {
         }
     }
 
+    @Test func anEventOlderThanTheLiveStateIsFoldedInByARebuild() async throws {
+        let (_, events) = ServerHarness.log(users: 1, days: 6)
+        let live = try ServerHarness(), fresh = try ServerHarness()
+        // Hold back every tenth event, plan (building the live state), then send the held ones late.
+        let late = events.enumerated().filter { $0.offset % 10 == 5 }.map(\.element)
+        let early = events.enumerated().filter { $0.offset % 10 != 5 }.map(\.element)
+        let uri = "/v1/users/user-0001/apps/com.example.news/plan"
+        let afterLate = try await live.app.test(.router) { client -> String in
+            _ = try await ServerHarness.ingest(client, early)
+            _ = try await client.execute(uri: uri, method: .get)
+            _ = try await ServerHarness.ingest(client, late)
+            return try await client.execute(uri: uri, method: .get) { String(buffer: $0.body) }
+        }
+        let all = try await fresh.app.test(.router) { client -> String in
+            _ = try await ServerHarness.ingest(client, events)
+            return try await client.execute(uri: uri, method: .get) { String(buffer: $0.body) }
+        }
+        #expect(afterLate == all)
+    }
+
     @Test func aRestartedServiceResumesFromTheStore() async throws {
         let h = try ServerHarness()
         let (_, events) = ServerHarness.log(users: 1, days: 4)
