@@ -40,20 +40,25 @@ extension EventStore {
     public struct IdentifiedEvent: Sendable {
         public var id: String
         public var user: String
+        /// The event; its app id is the caller's, so the app's name travels with it.
         public var event: UsageEvent
+        public var appName: String
 
-        public init(id: String, user: String, event: UsageEvent) {
+        public init(id: String, user: String, event: UsageEvent, appName: String) {
             self.id = id
             self.user = user
             self.event = event
+            self.appName = appName
         }
     }
 
     /// Appends a batch in one transaction: all of it or nothing. Events whose id the tenant
     /// already sent are skipped, so a retried batch adds nothing twice. Returns the events
-    /// actually added, in batch order.
-    public func append(_ batch: [IdentifiedEvent], tenant: String, apps: NameTable) throws -> [IdentifiedEvent] {
-        try pool.write { db in
+    /// actually added, in batch order. Async: a request waiting for the single writer
+    /// suspends instead of holding a thread (measured: with 16 connections a blocking write
+    /// served fewer requests than one connection did).
+    public func append(_ batch: [IdentifiedEvent], tenant: String) async throws -> [IdentifiedEvent] {
+        try await pool.write { db in
             var added: [IdentifiedEvent] = []
             let claim = try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (tenant, id, user) VALUES (?, ?, ?)")
             let insert = try db.cachedStatement(sql: """
@@ -63,7 +68,7 @@ extension EventStore {
                         ?6, ?7)
                 """)
             var userIDs: [String: Int64] = [:]
-            var appIDs: [Int32: Int64] = [:]
+            var appIDs: [String: Int64] = [:]
             for item in batch {
                 try claim.execute(arguments: [tenant, item.id, item.user])
                 guard db.changesCount > 0 else { continue }
@@ -72,8 +77,8 @@ extension EventStore {
                 let e = item.event
                 var app: Int64 = 0
                 if e.app >= 0 {
-                    app = try appIDs[e.app] ?? Self.nameID(apps[e.app], in: "apps", db)
-                    appIDs[e.app] = app
+                    app = try appIDs[item.appName] ?? Self.nameID(item.appName, in: "apps", db)
+                    appIDs[item.appName] = app
                 }
                 try insert.execute(arguments: [e.time.millis, user, Int64(e.kind.rawValue), app, Int64(e.value),
                                                Int64(e.offsetMinutes), e.unixForm ? 1 : 0])

@@ -34,7 +34,7 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
     let limits = settings.limits
     v1.post("events") { request, context in
         let batch = try await RequestBody.decode(API.EventBatch.self, from: request, limit: limits.maxBodyBytes)
-        return try service.ingest(batch, tenant: context.tenant, limits: limits)
+        return try await service.ingest(batch, tenant: context.tenant, limits: limits)
     }
     v1.get("users/:user/apps/:app/plan") { request, context in
         let plan = try service.plan(tenant: context.tenant, user: try context.parameter("user"), app: try context.parameter("app"),

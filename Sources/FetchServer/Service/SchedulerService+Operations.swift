@@ -3,7 +3,7 @@ import FetchStore
 
 extension SchedulerService {
     /// Validates and stores a batch, all or nothing, then brings the live sessions up to date.
-    func ingest(_ batch: API.EventBatch, tenant: String, limits: ServiceLimits) throws -> API.IngestResult {
+    func ingest(_ batch: API.EventBatch, tenant: String, limits: ServiceLimits) async throws -> API.IngestResult {
         guard batch.events.count <= limits.maxBatchEvents else {
             throw APIError(.contentTooLarge, "a batch holds at most \(limits.maxBatchEvents) events, this one \(batch.events.count)", field: "events")
         }
@@ -16,30 +16,32 @@ extension SchedulerService {
             let fields = [e.timestamp, e.user, e.app ?? "", e.event, e.value ?? ""].map { Array($0.utf8) }
             do {
                 let event = try decoder.decode(fields: fields)
-                items.append(.init(id: e.id, user: Self.storedName(tenant: tenant, user: e.user), event: event))
+                items.append(.init(id: e.id, user: Self.storedName(tenant: tenant, user: e.user), event: event,
+                                   appName: event.app >= 0 ? decoder.apps[event.app] : ""))
             } catch {
                 throw APIError.badRequest(error.message, field: "events[\(i)].\(Self.field(of: error))")
             }
         }
-        let added = try store.append(items, tenant: tenant, apps: decoder.apps)
+        let added = try await store.append(items, tenant: tenant)
         metrics.eventsAccepted.increment(by: added.count)
         metrics.eventsDuplicate.increment(by: items.count - added.count)
-        follow(added, apps: decoder.apps)
+        follow(added)
         return API.IngestResult(accepted: added.count, duplicates: items.count - added.count)
     }
 
     /// Feeds new events to the users' live sessions, in time order; a session that would have
     /// to go back in time is dropped and rebuilt from the store when next needed.
-    private func follow(_ added: [EventStore.IdentifiedEvent], apps: NameTable) {
-        var byUser: [String: [UsageEvent]] = [:]
-        for item in added { byUser[item.user, default: []].append(item.event) }
-        for (user, events) in byUser {
+    private func follow(_ added: [EventStore.IdentifiedEvent]) {
+        var byUser: [String: [EventStore.IdentifiedEvent]] = [:]
+        for item in added { byUser[item.user, default: []].append(item) }
+        for (user, items) in byUser {
             guard let slot = slots.existing(user) else { continue }
-            let sorted = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+            let sorted = items.enumerated().sorted { ($0.element.event.time, $0.offset) < ($1.element.event.time, $1.offset) }.map(\.element)
             slot.update { session in
-                guard let first = sorted.first, first.time.millis >= session.lastEventTime else { return false }
-                for var e in sorted {
-                    if e.app >= 0 { e.app = session.apps.id(apps[e.app]) }
+                guard let first = sorted.first, first.event.time.millis >= session.lastEventTime else { return false }
+                for item in sorted {
+                    var e = item.event
+                    if e.app >= 0 { e.app = session.apps.id(item.appName) }
                     e.user = session.userID ?? e.user
                     session.receive(e)
                 }
