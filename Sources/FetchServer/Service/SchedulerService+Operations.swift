@@ -22,7 +22,7 @@ extension SchedulerService {
                 throw APIError.badRequest(error.message, field: "events[\(i)].\(Self.field(of: error))")
             }
         }
-        let added = try await store.append(items, tenant: tenant)
+        let added = try await writer.append(items, tenant: tenant)
         metrics.eventsAccepted.increment(by: added.count)
         metrics.eventsDuplicate.increment(by: items.count - added.count)
         follow(added)

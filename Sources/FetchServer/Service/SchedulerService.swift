@@ -16,12 +16,14 @@ public final class SchedulerService: Sendable {
     public let seed: UInt64
     let slots = SlotTable()
     let metrics: ServiceMetrics
+    let writer: IngestWriter
 
     public init(store: EventStore, scenario: Scenario, seed: UInt64, metrics: MetricsFactory) {
         self.store = store
         self.scenario = scenario
         self.seed = seed
         self.metrics = ServiceMetrics(factory: metrics)
+        self.writer = IngestWriter(store: store)
     }
 
     /// The stored name of a tenant's user.

@@ -1,0 +1,37 @@
+import FetchStore
+
+/// Group commit for event ingest: batches that arrive while a transaction is being written
+/// wait and go into the next one together, each in its own savepoint (still all or nothing),
+/// and every request is answered only after the commit that holds its batch.
+actor IngestWriter {
+    let store: EventStore
+    private var pending: [(events: [EventStore.IdentifiedEvent], tenant: String,
+                           reply: CheckedContinuation<[EventStore.IdentifiedEvent], any Error>)] = []
+    private var writing = false
+
+    init(store: EventStore) { self.store = store }
+
+    func append(_ events: [EventStore.IdentifiedEvent], tenant: String) async throws -> [EventStore.IdentifiedEvent] {
+        try await withCheckedThrowingContinuation { reply in
+            pending.append((events, tenant, reply))
+            if !writing {
+                writing = true
+                Task { await self.drain() }
+            }
+        }
+    }
+
+    private func drain() async {
+        while !pending.isEmpty {
+            let group = pending
+            pending = []
+            do {
+                let results = try await store.appendGroup(group.map { ($0.events, $0.tenant) })
+                for (job, result) in zip(group, results) { job.reply.resume(with: result) }
+            } catch {
+                for job in group { job.reply.resume(throwing: error) }
+            }
+        }
+        writing = false
+    }
+}
