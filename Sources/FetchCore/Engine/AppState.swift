@@ -51,6 +51,17 @@ public struct AppState: Sendable {
         }
     }
 
+    /// Counts a fetch's result in the app's record (its reliability, for policies).
+    mutating func count(_ result: FetchResult) {
+        lastFetchWasTerminated = result == .terminated
+        switch result {
+        case .newData: newData += 1
+        case .noData: noData += 1
+        case .failed: failed += 1
+        case .terminated: terminated += 1
+        }
+    }
+
     /// Moves the update process to `t`, noting when the content went stale.
     mutating func advanceContent(to t: Int64) {
         guard var p = updates, p.next <= t else { return }

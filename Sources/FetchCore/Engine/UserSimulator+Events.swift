@@ -2,12 +2,7 @@ extension UserSimulator {
     /// Runs one log event: context changes, wake opportunities and opens.
     func process(_ e: UsageEvent) {
         let t = e.time.millis
-        if origin == .min {
-            origin = t
-            now = t
-            offset = Int(e.offsetMinutes)
-            nextTick = (LocalTime.floorDiv(t, tickMs) + 1) * tickMs
-        }
+        if origin == .min { begin(at: t, offsetMinutes: e.offsetMinutes) }
         advance(to: t)
         now = t
         if Int(e.offsetMinutes) != offset {
@@ -73,6 +68,14 @@ extension UserSimulator {
         if apps[i].settings.task != nil { registerTask(i) }
         wakeRadio()
         decide(.open(app: id))
+    }
+
+    /// Starts the user's clock at their first event (or reported fetch).
+    func begin(at t: Int64, offsetMinutes: Int16) {
+        origin = t
+        now = t
+        offset = Int(offsetMinutes)
+        nextTick = (LocalTime.floorDiv(t, tickMs) + 1) * tickMs
     }
 
     /// The device is awake anyway: fetches starting within the radio's tail share its wake.

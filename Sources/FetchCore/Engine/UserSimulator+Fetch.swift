@@ -83,13 +83,7 @@ extension UserSimulator {
         let i = Int(m.app)
         apps[i].inFlight = false
         let result = apps[i].pendingResult
-        apps[i].lastFetchWasTerminated = result == .terminated
-        switch result {
-        case .newData: apps[i].newData += 1
-        case .noData: apps[i].noData += 1
-        case .failed: apps[i].failed += 1
-        case .terminated: apps[i].terminated += 1
-        }
+        apps[i].count(result)
         guard result.refreshes else { return }
         if result == .newData && apps[i].settings.profile.transferBytes > 0 {
             // The content arrives with the background transfer, not with the fetch.

@@ -5,12 +5,7 @@ extension UserSimulator {
     func report(_ f: ReportedFetch) {
         drain()
         let t = f.start.millis
-        if origin == .min {
-            origin = t
-            now = t
-            offset = Int(f.offsetMinutes)
-            nextTick = (LocalTime.floorDiv(t, tickMs) + 1) * tickMs
-        }
+        if origin == .min { begin(at: t, offsetMinutes: f.offsetMinutes) }
         advance(to: t)
         now = max(now, t)
         rollDay(at: now)
@@ -32,13 +27,7 @@ extension UserSimulator {
         radioUntil = max(shared ? radioUntil : .min, now + f.durationMs + run.scenario.energy.radio(f.network).tail)
         apps[i].lastFetchStart = max(apps[i].lastFetchStart, t)
         apps[i].fetches += 1
-        apps[i].lastFetchWasTerminated = f.result == .terminated
-        switch f.result {
-        case .newData: apps[i].newData += 1
-        case .noData: apps[i].noData += 1
-        case .failed: apps[i].failed += 1
-        case .terminated: apps[i].terminated += 1
-        }
+        apps[i].count(f.result)
         if f.result.refreshes {
             apps[i].advanceContent(to: now)
             apps[i].refresh(contentTime: t)
