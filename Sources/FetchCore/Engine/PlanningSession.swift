@@ -43,9 +43,7 @@ public final class PlanningSession {
     /// there are no events or `at` is before the last one.
     public func budget(at: Int64?) -> BudgetState? {
         guard let live = sim, (at ?? lastEventTime) >= lastEventTime else { return nil }
-        let sim = live.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: nil))
-        sim.drain()
-        sim.advance(to: at ?? lastEventTime)
+        let sim = projection(of: live, to: at ?? lastEventTime)
         sim.rollDay(at: sim.now)
         return sim.budget
     }
@@ -55,9 +53,7 @@ public final class PlanningSession {
     /// last one.
     public func pushAdvice(app: String, at: Int64?) -> PushAdaptivePolicy.Advice? {
         guard let live = sim, (at ?? lastEventTime) >= lastEventTime else { return nil }
-        let sim = live.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: nil))
-        sim.drain()
-        sim.advance(to: at ?? lastEventTime)
+        let sim = projection(of: live, to: at ?? lastEventTime)
         sim.now = max(sim.now, at ?? lastEventTime)
         guard let id = apps.existingID(app) else {
             return PushAdaptivePolicy.Advice(push: false, reason: "the user has not used this app yet", probability: 0, value: 0,
@@ -66,6 +62,16 @@ public final class PlanningSession {
         let view = sim.makeView(pushesLeft: sim.silentPushesLeft(id))
         return PushAdaptivePolicy(alsoFetch: true, basePrice: planner.policy.basePrice)
             .advise(app: id, view: view, state: &sim.policyState)
+    }
+
+    /// A copy of the live state, run with no further events up to `t`; the live state is
+    /// left as it is.
+    private func projection(of live: UserSimulator<AdaptivePolicy>, to t: Int64,
+                            trace: (any TraceSink)? = nil) -> UserSimulator<AdaptivePolicy> {
+        let sim = live.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: trace))
+        sim.drain()
+        sim.advance(to: t)
+        return sim
     }
 
     private func simulator(user id: Int32) -> UserSimulator<AdaptivePolicy> {
@@ -91,9 +97,7 @@ public final class PlanningSession {
             return plan
         }
         let trace = PlanTrace()
-        let sim = live.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: trace))
-        sim.drain()
-        sim.advance(to: plan.at)
+        let sim = projection(of: live, to: plan.at, trace: trace)
         plan.offsetMinutes = sim.offset
         if settings.interval == .never {
             plan.reason = "the app's fetch interval is never: it is never fetched in the background"
