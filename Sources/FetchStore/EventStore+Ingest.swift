@@ -24,6 +24,7 @@ extension EventStore {
             let one = try db.makeStatement(sql: Self.insertSQL(rows: 1))
             let connection = db.sqliteConnection
             var occurrences = Occurrences()
+            var pairs = Set<UInt64>()
             var pending: [Int64] = []
             pending.reserveCapacity(Self.rowsPerInsert * 8)
             func flush(_ statement: Statement, rows: Int) throws {
@@ -40,14 +41,22 @@ extension EventStore {
             while let e = try source.next() {
                 let user = try names.user(e.user, source.users, db)
                 let app = e.app < 0 ? 0 : try names.app(e.app, source.apps, db)
+                if app != 0 { pairs.insert(UInt64(user) << 32 | UInt64(app)) }
                 pending.append(contentsOf: [e.time.millis, user, Int64(e.kind.rawValue), app, Int64(e.value),
                                             Int64(occurrences.next(e)), Int64(e.offsetMinutes), e.unixForm ? 1 : 0])
                 stats.read += 1
                 if pending.count == Self.rowsPerInsert * 8 { try flush(many, rows: Self.rowsPerInsert) }
             }
             while !pending.isEmpty { try flush(one, rows: 1) }
+            try Self.recordUserApps(pairs.map { (Int64($0 >> 32), Int64($0 & 0xFFFF_FFFF)) }, db)
         }
         return stats
+    }
+
+    /// Notes which apps each user has used (table `user_apps`).
+    static func recordUserApps(_ pairs: some Sequence<(user: Int64, app: Int64)>, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO user_apps (user, app) VALUES (?, ?)")
+        for (user, app) in pairs { try statement.execute(arguments: [user, app]) }
     }
 
     /// Rows per INSERT statement: one statement's fixed cost (VDBE setup, step, reset) is

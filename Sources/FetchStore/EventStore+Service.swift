@@ -92,6 +92,7 @@ extension EventStore {
             """)
         var userIDs: [String: Int64] = [:]
         var appIDs: [String: Int64] = [:]
+        var pairs: Set<[Int64]> = []
         for item in batch {
             try claim.execute(arguments: [tenant, item.id, item.user])
             guard db.changesCount > 0 else { continue }
@@ -102,11 +103,13 @@ extension EventStore {
             if e.app >= 0 {
                 app = try appIDs[item.appName] ?? nameID(item.appName, in: "apps", db)
                 appIDs[item.appName] = app
+                pairs.insert([user, app])
             }
             try insert.execute(arguments: [e.time.millis, user, Int64(e.kind.rawValue), app, Int64(e.value),
                                            Int64(e.offsetMinutes), e.unixForm ? 1 : 0])
             added.append(item)
         }
+        try recordUserApps(pairs.map { ($0[0], $0[1]) }, db)
         return added
     }
 
@@ -138,13 +141,24 @@ extension EventStore {
             let reports = try Row.fetchAll(db, sql: """
                 SELECT app, start, utcOffset, duration, bytes, network, result FROM fetch_results
                 WHERE user = ? ORDER BY start, app
-                """, arguments: [user]).map { row in
-                ReportedFetch(app: apps.id(row[0] as String), start: Instant(millis: row[1]), offsetMinutes: Int16(row[2] as Int64),
-                              durationMs: row[3], bytes: row[4], network: Network(rawValue: Int16(row[5] as Int64)) ?? .wifi,
-                              result: FetchResult(rawValue: row[6] as String) ?? .failed)
-            }
+                """, arguments: [user]).map { row in try Self.reportedFetch(row, apps: apps, user: user) }
             return try body(&source, reports)
         }
+    }
+
+    /// A stored fetch report, checked against the bounds it was accepted under: a row out of
+    /// range (written by something else, or damaged) is an error for this user, never a crash.
+    static func reportedFetch(_ row: Row, apps: NameTable, user: String) throws -> ReportedFetch {
+        let start: Int64 = row[1], offset: Int64 = row[2], duration: Int64 = row[3], bytes: Int64 = row[4]
+        guard let name = row[0] as String?, InputBounds.nameProblem(name) == nil,
+              InputBounds.timestamps.contains(start), (-18 * 60...18 * 60).contains(offset),
+              (0...Millis.deadline).contains(duration), (0...InputBounds.maxBytes).contains(bytes),
+              let network = Network(rawValue: Int16(truncatingIfNeeded: row[5] as Int64)), network != .none,
+              let result = FetchResult(rawValue: row[6] as String) else {
+            throw InputError("a stored fetch report of user '\(InputBounds.printable(user))' is out of range")
+        }
+        return ReportedFetch(app: apps.id(name), start: Instant(millis: start), offsetMinutes: Int16(offset),
+                             durationMs: duration, bytes: bytes, network: network, result: result)
     }
 
     /// Sets the fetch interval of `app` for `user`.
@@ -173,12 +187,26 @@ extension EventStore {
             if let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [user]) {
                 try db.execute(sql: "DELETE FROM events WHERE user = ?", arguments: [id])
                 removed = db.changesCount
+                let apps = try Int64.fetchAll(db, sql: "SELECT app FROM user_apps WHERE user = ?", arguments: [id])
+                try db.execute(sql: "DELETE FROM user_apps WHERE user = ?", arguments: [id])
+                // App names that only this user used go with it.
+                let orphan = try db.cachedStatement(sql: """
+                    DELETE FROM apps WHERE id = ? AND NOT EXISTS (SELECT 1 FROM user_apps WHERE app = ?)
+                    """)
+                for app in apps { try orphan.execute(arguments: [app, app]) }
                 try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [id])
             }
             for table in ["event_ids", "intervals", "fetch_results", "models"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE user = ?", arguments: [user])
             }
             return removed
+        }
+    }
+
+    /// The time of `user`'s last stored event, nil when there is none.
+    public func lastEventTime(user: String) throws -> Int64? {
+        try pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(ts) FROM events WHERE user = (SELECT id FROM users WHERE name = ?)", arguments: [user])
         }
     }
 

@@ -45,6 +45,21 @@ public final class EventStore: Sendable {
         }
         registerModels(&m)
         registerService(&m)
+        m.registerMigration("v4-user-index") { db in
+            // One user's events by index, not by a scan of every user's; which apps each user
+            // has used, so that a user's session reads only its own app names and a deletion
+            // removes the names no one else uses.
+            try db.execute(sql: """
+                CREATE INDEX events_user ON events (user);
+                CREATE TABLE user_apps (
+                    user INTEGER NOT NULL,
+                    app INTEGER NOT NULL,
+                    PRIMARY KEY (user, app)
+                ) WITHOUT ROWID;
+                CREATE INDEX user_apps_app ON user_apps (app);
+                INSERT OR IGNORE INTO user_apps SELECT DISTINCT user, app FROM events WHERE app != 0;
+                """)
+        }
         return m
     }
 

@@ -20,9 +20,17 @@ final class LineReader {
         guard let f = fopen(path, "rb") else {
             throw InputError("cannot open '\(path)': \(String(cString: strerror(errno)))")
         }
-        file = f
         var st = stat()
-        size = fstat(fileno(f), &st) == 0 ? Int(st.st_size) : 0
+        guard fstat(fileno(f), &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            fclose(f)
+            throw InputError("'\(path)' is not a regular file (a directory or a device is not a log)")
+        }
+        guard st.st_size > 0 else {
+            fclose(f)
+            throw InputError("'\(path)' is empty: a log holds a header line or at least one event")
+        }
+        file = f
+        size = Int(st.st_size)
         capacity = bufferSize
         buffer = .allocate(capacity: capacity)
     }
@@ -32,8 +40,15 @@ final class LineReader {
         buffer.deallocate()
     }
 
+    /// The longest line read whole; a longer one is skipped and delivered empty, with
+    /// `lineTooLong` set, so that no input can make the buffer grow without end.
+    static let maxLineBytes = 1 << 20
+    /// Whether the line last delivered was longer than ``maxLineBytes`` (and cut to nothing).
+    private(set) var lineTooLong = false
+
     /// Calls `body` with the next line (without its newline); false at the end of the file.
     func next(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows -> Bool {
+        lineTooLong = false
         while true {
             if start < end, let nl = memchr(buffer + start, 10, end - start) {
                 let at = buffer.distance(to: nl.assumingMemoryBound(to: UInt8.self))
@@ -51,7 +66,30 @@ final class LineReader {
                 try body(line)
                 return true
             }
+            if start == 0 && end == capacity && capacity >= Self.maxLineBytes {
+                skipRestOfLine()
+                lineNumber += 1
+                lineTooLong = true
+                try body(UnsafeBufferPointer(start: buffer, count: 0))
+                return true
+            }
             fill()
+        }
+    }
+
+    /// Drops the buffer and reads on past the next newline (or to the end of the file).
+    private func skipRestOfLine() {
+        start = 0
+        end = 0
+        while !eof {
+            let n = fread(buffer, 1, capacity, file)
+            bytesRead += n
+            if n == 0 { eof = true; return }
+            if let nl = memchr(buffer, 10, n) {
+                start = buffer.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
+                end = n
+                return
+            }
         }
     }
 

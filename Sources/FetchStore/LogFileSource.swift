@@ -36,6 +36,9 @@ final class LogFileSource {
     }
 
     private func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> UsageEvent? {
+        if reader.lineTooLong {
+            throw RowProblem(.badValue, "the line is longer than \(LineReader.maxLineBytes) bytes")
+        }
         if !started {
             started = true
             if line.first == UInt8(ascii: "{") { isJSON = true }

@@ -10,12 +10,18 @@ public struct StoreEventSource: UsageEventSource {
     private var userIDs: [Int64: Int32] = [:]
     private var appIDs: [Int64: Int32] = [:]
 
+    /// Reads every user's events, or one user's: then only that user's name and app names.
     init(db: Database, user: String? = nil) throws {
-        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM users ORDER BY id") {
-            userIDs[row[0]] = users.id(row[1] as String)
+        let (users, apps): (String, String) = user == nil
+            ? ("SELECT id, name FROM users ORDER BY id", "SELECT id, name FROM apps ORDER BY id")
+            : ("SELECT id, name FROM users WHERE name = ?1",
+               "SELECT id, name FROM apps WHERE id IN (SELECT app FROM user_apps WHERE user = (SELECT id FROM users WHERE name = ?1)) ORDER BY id")
+        let arguments: StatementArguments = user.map { [$0] } ?? []
+        for row in try Row.fetchAll(db, sql: users, arguments: arguments) {
+            userIDs[row[0]] = self.users.id(row[1] as String)
         }
-        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM apps ORDER BY id") {
-            appIDs[row[0]] = apps.id(row[1] as String)
+        for row in try Row.fetchAll(db, sql: apps, arguments: arguments) {
+            appIDs[row[0]] = self.apps.id(row[1] as String)
         }
         let filter = user == nil ? "" : "WHERE user = (SELECT id FROM users WHERE name = ?)"
         statement = try db.makeStatement(sql: """
@@ -30,15 +36,20 @@ public struct StoreEventSource: UsageEventSource {
         let rc = sqlite3_step(h)
         if rc == SQLITE_DONE { return nil }
         guard rc == SQLITE_ROW else { throw InputError("store read failed (SQLite code \(rc))") }
-        guard let kind = EventKind(rawValue: UInt8(sqlite3_column_int64(h, 2))),
+        guard let raw = UInt8(exactly: sqlite3_column_int64(h, 2)), let kind = EventKind(rawValue: raw),
               let user = userIDs[sqlite3_column_int64(h, 1)] else {
             throw InputError("store holds an event it cannot read")
         }
         let appID = sqlite3_column_int64(h, 3)
-        return UsageEvent(time: Instant(millis: sqlite3_column_int64(h, 0)), user: user,
+        let time = sqlite3_column_int64(h, 0), offset = sqlite3_column_int64(h, 5)
+        // Rows are checked as they were on the way in: one out of range is an error, not a crash.
+        guard InputBounds.timestamps.contains(time), (-18 * 60...18 * 60).contains(offset) else {
+            throw InputError("store holds an event out of range (user '\(InputBounds.printable(users[user]))', time \(time) ms)")
+        }
+        return UsageEvent(time: Instant(millis: time), user: user,
                           app: appID == 0 ? -1 : (appIDs[appID] ?? -1), kind: kind,
                           value: Int16(truncatingIfNeeded: sqlite3_column_int64(h, 4)),
-                          offsetMinutes: Int16(truncatingIfNeeded: sqlite3_column_int64(h, 5)),
+                          offsetMinutes: Int16(offset),
                           unixForm: sqlite3_column_int64(h, 6) != 0)
     }
 }

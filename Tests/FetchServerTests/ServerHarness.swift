@@ -8,7 +8,7 @@ import Logging
 import Prometheus
 
 /// A service on a fresh store in a temporary folder, and helpers to talk to it as JSON.
-struct ServerHarness {
+struct ServerHarness: Sendable {
     let dir: String
     let store: EventStore
     let service: SchedulerService
@@ -17,11 +17,13 @@ struct ServerHarness {
 
     static let tokens = TokenTable([("token-acme-0123456789", "acme"), ("token-globex-012345678", "globex")])
 
-    init(tokens: TokenTable? = nil, limits: ServiceLimits = ServiceLimits(), scenario: Scenario = .default) throws {
+    init(tokens: TokenTable? = nil, limits: ServiceLimits = ServiceLimits(), scenario: Scenario = .default,
+         maxUsersInMemory: Int? = nil) throws {
         dir = NSTemporaryDirectory() + "fetchsched-server-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         store = try EventStore(path: dir + "/store.sqlite")
-        service = SchedulerService(store: store, scenario: scenario, seed: 1, metrics: PrometheusMetricsFactory(registry: registry))
+        service = SchedulerService(store: store, scenario: scenario, seed: 1, metrics: PrometheusMetricsFactory(registry: registry),
+                                   maxUsersInMemory: maxUsersInMemory ?? SchedulerService.defaultMaxUsersInMemory)
         settings = ServerSettings(host: "127.0.0.1", port: 0, tokens: tokens, limits: limits)
     }
 

@@ -33,7 +33,9 @@ struct NextCommand: ParsableCommand {
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func run() throws {
-        guard let span = DurationText.parse(horizon), span > 0 else { throw CLIError("--horizon '\(horizon)' is not a duration such as 24h") }
+        guard let span = DurationText.parse(horizon), span > 0, span <= InputBounds.maxHorizon else {
+            throw CLIError("--horizon '\(InputBounds.printable(horizon))' is not a duration from 1ms to \(DurationText.format(InputBounds.maxHorizon)), such as 24h")
+        }
         let moment = try at.map { text -> Instant in
             do {
                 return Instant(millis: try TimestampParser.parse(text: text).millis)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchCore
 import FetchServer
 import FetchStore
 import Logging
@@ -30,13 +31,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most events in one batch.")
     var maxBatch = 5_000
 
+    @Option(help: "The most users whose live state is kept in memory; the least recently used are dropped first and rebuilt from the store when asked about again.")
+    var maxUsersInMemory = SchedulerService.defaultMaxUsersInMemory
+
+    @Option(help: ArgumentHelp("Close a connection that sends nothing for this long (idle, or a request left half-sent).", valueName: "duration"))
+    var readTimeout = "10s"
+
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "fetchsched")
         logger.logLevel = .info
-        guard maxBody > 0, maxBatch > 0 else { throw CLIError("--max-body and --max-batch must be positive") }
+        guard (1...(1 << 30)).contains(maxBody), (1...1_000_000).contains(maxBatch) else {
+            throw CLIError("--max-body must be from 1 to 1073741824 bytes and --max-batch from 1 to 1000000 events")
+        }
+        guard (1...10_000_000).contains(maxUsersInMemory) else { throw CLIError("--max-users-in-memory must be from 1 to 10000000") }
+        guard let timeout = DurationText.parse(readTimeout), timeout >= Millis.second, timeout <= Millis.hour else {
+            throw CLIError("--read-timeout '\(InputBounds.printable(readTimeout))' is not a duration from 1s to 1h")
+        }
         let table: TokenTable?
         do { table = try tokens.map { try TokenTable.load(path: $0) } } catch let e as TokenError { throw CLIError(e.description) }
         if table == nil { logger.warning("no --tokens: serving without authentication, as one tenant") }
@@ -45,9 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
         let store: EventStore
         do { store = try EventStore(path: db) } catch let e as InputError { throw CLIError(e.description) }
         let service = SchedulerService(store: store, scenario: try scenarioOptions.loadScenario(), seed: scenarioOptions.seed,
-                                       metrics: PrometheusMetricsFactory(registry: registry))
+                                       metrics: PrometheusMetricsFactory(registry: registry), maxUsersInMemory: maxUsersInMemory)
         let settings = ServerSettings(host: host, port: port, tokens: table,
-                                      limits: ServiceLimits(maxBodyBytes: maxBody, maxBatchEvents: maxBatch))
+                                      limits: ServiceLimits(maxBodyBytes: maxBody, maxBatchEvents: maxBatch, readTimeoutMs: timeout))
         logger.info("serving", metadata: ["db": .string(db), "host": .string(host), "port": .stringConvertible(port)])
         try await buildApplication(service: service, settings: settings, registry: registry, logger: logger).runService()
     }

@@ -14,7 +14,7 @@ struct FetchDraw {
     /// so the same fetch at the same moment has the same outcome under every policy.
     /// `deadline` is 30 s for a fetch, about 10 s for a location wake.
     init(profile p: FetchProfile, sigma: Double, hasNewData: Bool, rng: inout SplitMix64, deadline: Int64 = Millis.deadline) {
-        let duration = max(1, Int64((Double(p.durationMedian) * exp(sigma * rng.normal())).rounded()))
+        let duration = Self.logNormal(median: p.durationMedian, sigma: sigma, rng: &rng)
         let failed = rng.chance(p.failureRate)
         let payload = hasNewData ? p.bytes : p.noDataBytes
         if duration > deadline {
@@ -30,5 +30,14 @@ struct FetchDraw {
             result = hasNewData ? .newData : .noData
             bytes = payload
         }
+    }
+
+    /// A log-normal draw of milliseconds around `median`, at least 1 and at most
+    /// ``InputBounds/maxDuration``: a wide profile can draw beyond `Int64`, so the draw is held
+    /// in range before it is converted.
+    static func logNormal(median: Int64, sigma: Double, rng: inout SplitMix64) -> Int64 {
+        let drawn = Double(median) * exp(sigma * rng.normal())
+        guard drawn < Double(InputBounds.maxDuration) else { return InputBounds.maxDuration }
+        return max(1, Int64(drawn.rounded()))
     }
 }

@@ -68,7 +68,7 @@ public final class PlanningSession {
     /// left as it is.
     private func projection(of live: UserSimulator<AdaptivePolicy>, to t: Int64,
                             trace: (any TraceSink)? = nil) -> UserSimulator<AdaptivePolicy> {
-        let sim = live.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: trace))
+        let sim = live.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: trace, keepsDays: false))
         sim.drain()
         sim.advance(to: t)
         return sim
@@ -77,7 +77,7 @@ public final class PlanningSession {
     private func simulator(user id: Int32) -> UserSimulator<AdaptivePolicy> {
         if let sim { return sim }
         let made = UserSimulator(user: id, name: user, policy: planner.policy,
-                                 run: ReplayContext(seed: planner.seed, catalog: catalog, trace: nil))
+                                 run: ReplayContext(seed: planner.seed, catalog: catalog, trace: nil, keepsDays: false))
         sim = made
         return made
     }
@@ -94,6 +94,11 @@ public final class PlanningSession {
         }
         guard plan.at >= lastEventTime else {
             plan.reason = "the moment is before the user's last event received; plans only look ahead"
+            return plan
+        }
+        // The projection runs from the last event to the horizon's end: bounded whatever `at` says.
+        guard plan.at - lastEventTime <= InputBounds.maxHorizon, horizon <= InputBounds.maxHorizon else {
+            plan.reason = "the moment is more than \(DurationText.format(InputBounds.maxHorizon)) after the user's last event (or the horizon longer than that): plans look at most that far ahead"
             return plan
         }
         let trace = PlanTrace()

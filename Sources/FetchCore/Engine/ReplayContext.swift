@@ -3,13 +3,17 @@ final class ReplayContext {
     let seed: UInt64
     let catalog: AppCatalog
     let trace: (any TraceSink)?
-    /// Per local day: how many users were active, and their tally.
+    /// Per local day: how many users were active, and their tally (only when `keepsDays`).
     var days: [Int64: (users: Int, tally: Tally)] = [:]
+    /// Whether days are kept: a replay reports them, a planning session does not need them,
+    /// and its memory must not grow with the span of the user's history.
+    let keepsDays: Bool
 
-    init(seed: UInt64, catalog: AppCatalog, trace: (any TraceSink)?) {
+    init(seed: UInt64, catalog: AppCatalog, trace: (any TraceSink)?, keepsDays: Bool = true) {
         self.seed = seed
         self.catalog = catalog
         self.trace = trace
+        self.keepsDays = keepsDays
     }
 
     var scenario: Scenario { catalog.scenario }

@@ -104,11 +104,13 @@ extension UserSimulator {
     /// had a log event or a fetch or refusal (the budget is spent on event-less days too).
     func closeDay() {
         guard day != .min, dayHadEvent || !tally.isEmpty else { return }
-        var entry = run.days[day] ?? (0, Tally())
-        entry.users += 1
         activeDays += 1
-        entry.tally.merge(tally)
-        run.days[day] = entry
+        if run.keepsDays {
+            var entry = run.days[day] ?? (0, Tally())
+            entry.users += 1
+            entry.tally.merge(tally)
+            run.days[day] = entry
+        }
         total.merge(tally)
         tally = Tally()
         dayHadEvent = false

@@ -13,18 +13,19 @@ extension UserSimulator {
         let shared = now <= radioUntil && radioNetwork == f.network
         let energy = run.scenario.energy.fetchMicroJ(ms: min(f.durationMs, Millis.deadline), bytes: f.bytes,
                                                      network: f.network, sharedWake: shared)
-        energyToday += energy
-        tally.energyMicroJ += energy
+        // Reports are bounded one by one (InputBounds), but not in number: totals saturate.
+        energyToday = energyToday.saturatingAdd(energy)
+        tally.energyMicroJ = tally.energyMicroJ.saturatingAdd(energy)
         if f.network == .cellular {
-            cellularToday += f.bytes
-            tally.cellularBytes += f.bytes
+            cellularToday = cellularToday.saturatingAdd(f.bytes)
+            tally.cellularBytes = tally.cellularBytes.saturatingAdd(f.bytes)
         } else {
-            tally.wifiBytes += f.bytes
+            tally.wifiBytes = tally.wifiBytes.saturatingAdd(f.bytes)
         }
         tally.fetches += 1
         tally.count(f.result)
         radioNetwork = f.network
-        radioUntil = max(shared ? radioUntil : .min, now + f.durationMs + run.scenario.energy.radio(f.network).tail)
+        radioUntil = max(shared ? radioUntil : .min, now + min(f.durationMs, Millis.deadline) + run.scenario.energy.radio(f.network).tail)
         apps[i].lastFetchStart = max(apps[i].lastFetchStart, t)
         apps[i].fetches += 1
         apps[i].count(f.result)

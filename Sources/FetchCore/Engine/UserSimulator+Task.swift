@@ -11,7 +11,7 @@ extension UserSimulator {
         guard let p = apps[i].settings.task, !tasks.contains(where: { $0.app == i }) else { return }
         var rng = SplitMix64(seed: run.seed, userHash ^ 0x7461_736B, run.catalog.hash(apps[i].id), UInt64(bitPattern: now))
         let sigma = p.workP95 > p.workMedian ? log(Double(p.workP95) / Double(p.workMedian)) / 1.644_853_6 : 0
-        let work = max(1, Int64((Double(p.workMedian) * exp(sigma * rng.normal())).rounded()))
+        let work = FetchDraw.logNormal(median: p.workMedian, sigma: sigma, rng: &rng)
         tally.background.tasks += 1
         tasks.append(BackgroundTask(app: i, registeredAt: now, workLeft: work, grantLeft: p.limit, profile: p))
         updateTasks()

@@ -5,11 +5,11 @@ public enum ContentModel: Hashable, Sendable, CustomStringConvertible {
     /// The server publishes updates as a seeded Poisson process with this mean gap (ms).
     case updates(Int64)
 
-    /// Parses `window:30m` or `updates:45m`.
+    /// Parses `window:30m` or `updates:45m` (a mean gap of at least ``InputBounds/minUpdateGap``).
     public init?(text: String) {
         if text.hasPrefix("window:"), let ms = DurationText.parse(String(text.dropFirst(7))), ms > 0 {
             self = .window(ms)
-        } else if text.hasPrefix("updates:"), let ms = DurationText.parse(String(text.dropFirst(8))), ms > 0 {
+        } else if text.hasPrefix("updates:"), let ms = DurationText.parse(String(text.dropFirst(8))), ms >= InputBounds.minUpdateGap {
             self = .updates(ms)
         } else {
             return nil

@@ -14,7 +14,7 @@ public struct CSVLineParser {
         let text = String(decoding: trimCR(line), as: UTF8.self)
         let cleaned = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         guard cleaned == header else {
-            throw RowProblem(.missingField, "expected the header '\(header)', got '\(cleaned)'")
+            throw RowProblem(.missingField, "expected the header '\(header)', got '\(InputBounds.printable(cleaned))'")
         }
     }
 

@@ -23,7 +23,7 @@ public struct JSONLineParser {
         }
         guard case .object(let object) = value else { throw RowProblem(.badValue, "expected a JSON object, got \(value.typeName)") }
         if let unknown = object.keys.sorted().first(where: { !Self.fields.contains($0) }) {
-            throw RowProblem(.badValue, "unknown field '\(unknown)'")
+            throw RowProblem(.badValue, "unknown field '\(InputBounds.printable(unknown))'")
         }
         var texts: [[UInt8]] = []
         for name in Self.fields {
@@ -31,10 +31,10 @@ public struct JSONLineParser {
             case nil, .null: texts.append([])
             case .string(let s): texts.append(Array(s.utf8))
             case .number(let n) where name == "timestamp" || name == "value":
-                guard n.isFinite else { throw RowProblem(.badValue, "field '\(name)' is not a finite number") }
+                guard n.isFinite else { throw RowProblem(.badValue, "field '\(name)' is not a finite number", field: name) }
                 texts.append(Array(Self.numberText(n, fraction: name == "timestamp").utf8))
             case .some(let other):
-                throw RowProblem(.badValue, "field '\(name)' must be a string, got \(other.typeName)")
+                throw RowProblem(.badValue, "field '\(name)' must be a string, got \(other.typeName)", field: name)
             }
         }
         return try decoder.decode(fields: texts)

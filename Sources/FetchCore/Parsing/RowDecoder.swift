@@ -13,22 +13,28 @@ public struct RowDecoder {
     public typealias Field = UnsafeBufferPointer<UInt8>
 
     public func decode(timestamp: Field, user: Field, app: Field, event: Field, value: Field) throws(RowProblem) -> UsageEvent {
-        guard !timestamp.isEmpty else { throw RowProblem(.missingField, "missing field 'timestamp'") }
-        guard !user.isEmpty else { throw RowProblem(.missingField, "missing field 'user'") }
-        guard !event.isEmpty else { throw RowProblem(.missingField, "missing field 'event'") }
+        guard !timestamp.isEmpty else { throw RowProblem(.missingField, "missing field 'timestamp'", field: "timestamp") }
+        guard !user.isEmpty else { throw RowProblem(.missingField, "missing field 'user'", field: "user") }
+        guard !event.isEmpty else { throw RowProblem(.missingField, "missing field 'event'", field: "event") }
         guard let kind = Self.kind(event) else {
-            throw RowProblem(.unknownEvent, "unknown event '\(String(decoding: event, as: UTF8.self))' (expected one of \(EventKind.allCases.map(\.logName).joined(separator: ", ")))")
+            throw RowProblem(.unknownEvent, "unknown event '\(InputBounds.printable(event))' (expected one of \(EventKind.allCases.map(\.logName).joined(separator: ", ")))", field: "event")
         }
         let ts = try TimestampParser.parse(timestamp)
+        if let problem = InputBounds.nameProblem(user) {
+            throw RowProblem(.badValue, "field 'user' \(problem)", field: "user")
+        }
+        if kind.isAppEvent {
+            guard !app.isEmpty else { throw RowProblem(.missingField, "missing field 'app' for event '\(kind.logName)'", field: "app") }
+            if let problem = InputBounds.nameProblem(app) { throw RowProblem(.badValue, "field 'app' \(problem)", field: "app") }
+        } else if !app.isEmpty {
+            throw RowProblem(.badValue, "event '\(kind.logName)' is a device event and must leave 'app' empty", field: "app")
+        }
+        let value = try Self.value(kind, value)
+        // Names are interned only once the whole row is known good.
         var e = UsageEvent(time: Instant(millis: ts.millis), user: users.id(bytes: user), kind: kind,
                            offsetMinutes: ts.offsetMinutes, unixForm: ts.unixForm)
-        if kind.isAppEvent {
-            guard !app.isEmpty else { throw RowProblem(.missingField, "missing field 'app' for event '\(kind.logName)'") }
-            e.app = apps.id(bytes: app)
-        } else if !app.isEmpty {
-            throw RowProblem(.badValue, "event '\(kind.logName)' is a device event and must leave 'app' empty")
-        }
-        e.value = try Self.value(kind, value)
+        if kind.isAppEvent { e.app = apps.id(bytes: app) }
+        e.value = value
         return e
     }
 
@@ -55,33 +61,33 @@ public struct RowDecoder {
     }
 
     static func value(_ kind: EventKind, _ v: Field) throws(RowProblem) -> Int16 {
-        let text = { String(decoding: v, as: UTF8.self) }
+        let text = { InputBounds.printable(v) }
         switch kind {
         case .battery:
-            guard !v.isEmpty else { throw RowProblem(.missingField, "missing field 'value' for event 'battery' (a level 0-100)") }
+            guard !v.isEmpty else { throw RowProblem(.missingField, "missing field 'value' for event 'battery' (a level 0-100)", field: "value") }
             var level = 0
             for c in v {
-                guard c >= 48 && c <= 57, level <= 100 else { throw RowProblem(.badValue, "battery value '\(text())' is not a level 0-100") }
+                guard c >= 48 && c <= 57, level <= 100 else { throw RowProblem(.badValue, "battery value '\(text())' is not a level 0-100", field: "value") }
                 level = level * 10 + Int(c - 48)
             }
-            guard level <= 100 else { throw RowProblem(.badValue, "battery value '\(text())' is not a level 0-100") }
+            guard level <= 100 else { throw RowProblem(.badValue, "battery value '\(text())' is not a level 0-100", field: "value") }
             return Int16(level)
         case .network:
-            guard !v.isEmpty else { throw RowProblem(.missingField, "missing field 'value' for event 'network' (wifi, cellular or none)") }
+            guard !v.isEmpty else { throw RowProblem(.missingField, "missing field 'value' for event 'network' (wifi, cellular or none)", field: "value") }
             for n in Network.allCases where equals(v, n.logName) { return n.rawValue }
-            throw RowProblem(.badValue, "network value '\(text())' is not wifi, cellular or none")
+            throw RowProblem(.badValue, "network value '\(text())' is not wifi, cellular or none", field: "value")
         case .lowPower:
             if equals(v, "on") { return 1 }
             if equals(v, "off") { return 0 }
-            if v.isEmpty { throw RowProblem(.missingField, "missing field 'value' for event 'lowpower' (on or off)") }
-            throw RowProblem(.badValue, "lowpower value '\(text())' is not on or off")
+            if v.isEmpty { throw RowProblem(.missingField, "missing field 'value' for event 'lowpower' (on or off)", field: "value") }
+            throw RowProblem(.badValue, "lowpower value '\(text())' is not on or off", field: "value")
         case .push:
             if equals(v, "silent") { return PushKind.silent.rawValue }
             if equals(v, "alert") { return PushKind.alert.rawValue }
-            if v.isEmpty { throw RowProblem(.missingField, "missing field 'value' for event 'push' (silent or alert)") }
-            throw RowProblem(.badValue, "push value '\(text())' is not silent or alert")
+            if v.isEmpty { throw RowProblem(.missingField, "missing field 'value' for event 'push' (silent or alert)", field: "value") }
+            throw RowProblem(.badValue, "push value '\(text())' is not silent or alert", field: "value")
         case .open, .screenOn, .screenOff, .plugged, .unplugged, .location:
-            guard v.isEmpty else { throw RowProblem(.badValue, "event '\(kind.logName)' takes no value, got '\(text())'") }
+            guard v.isEmpty else { throw RowProblem(.badValue, "event '\(kind.logName)' takes no value, got '\(text())'", field: "value") }
             return 0
         }
     }

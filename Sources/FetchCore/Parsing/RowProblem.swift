@@ -7,10 +7,13 @@ public enum RowProblemKind: String, CaseIterable, Sendable {
 public struct RowProblem: Error, Sendable {
     public var kind: RowProblemKind
     public var message: String
+    /// The row field at fault (`timestamp`, `user`, `app`, `event`, `value`), when one is.
+    public var field: String?
 
-    public init(_ kind: RowProblemKind, _ message: String) {
+    public init(_ kind: RowProblemKind, _ message: String, field: String? = nil) {
         self.kind = kind
         self.message = message
+        self.field = field
     }
 }
 

@@ -38,7 +38,7 @@ public enum TimestampParser {
             guard fracDigits > 0 else { throw bad(b, "has an empty fraction") }
         }
         guard i == b.count else { throw bad(b, "is neither ISO-8601 nor Unix seconds") }
-        return Parsed(millis: negative ? -millis : millis, offsetMinutes: 0, unixForm: true)
+        return try bounded(Parsed(millis: negative ? -millis : millis, offsetMinutes: 0, unixForm: true), b)
     }
 
     static func iso(_ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> Parsed {
@@ -94,7 +94,13 @@ public enum TimestampParser {
         guard i == b.count else { throw bad(b, "has trailing characters") }
         let days = LocalTime.days(year: year, month: month, day: day)
         let local = days * Millis.day + Int64(hour) * Millis.hour + Int64(minute) * Millis.minute + Int64(second) * 1000 + ms
-        return Parsed(millis: local - Int64(offset) * Millis.minute, offsetMinutes: Int16(offset), unixForm: false)
+        return try bounded(Parsed(millis: local - Int64(offset) * Millis.minute, offsetMinutes: Int16(offset), unixForm: false), b)
+    }
+
+    /// Every timestamp lies within ``InputBounds/timestamps``.
+    static func bounded(_ p: Parsed, _ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> Parsed {
+        guard InputBounds.timestamps.contains(p.millis) else { throw bad(b, "is outside 1970-01-01T00:00:00Z to 2100-01-01T00:00:00Z") }
+        return p
     }
 
     @inline(__always)
@@ -103,6 +109,6 @@ public enum TimestampParser {
     }
 
     static func bad(_ b: UnsafeBufferPointer<UInt8>, _ what: String) -> RowProblem {
-        RowProblem(.badTimestamp, "timestamp '\(String(decoding: b, as: UTF8.self))' \(what)")
+        RowProblem(.badTimestamp, "timestamp '\(InputBounds.printable(b))' \(what)", field: "timestamp")
     }
 }

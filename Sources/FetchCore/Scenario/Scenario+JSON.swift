@@ -16,45 +16,55 @@ extension Scenario {
         }
         var s = base
         var top = try ObjectReader(root, path: "")
+        // The budget is a share of the battery unless given in joules: the base's share.
+        var capacity: Double? = nil
+        var percent: Double? = nil
         if var battery = try top.object("battery") {
-            s.batteryWh = try battery.number("capacityWh", above: 0) ?? s.batteryWh
+            capacity = try battery.number("capacityWh", above: 0, atMost: 1_000)
             try battery.finish()
         }
         if var energy = try top.object("energy") {
-            s.energy.processingWatts = try energy.number("processingWatts", atLeast: 0) ?? s.energy.processingWatts
+            s.energy.processingWatts = try energy.number("processingWatts", atLeast: 0, atMost: 100) ?? s.energy.processingWatts
             s.energy.wifi = try radio(&energy, "wifi", base: s.energy.wifi)
             s.energy.cellular = try radio(&energy, "cellular", base: s.energy.cellular)
             try energy.finish()
         }
-        var percent: Double? = nil
+        var joules: Double? = nil
         if var budgets = try top.object("budgets") {
-            percent = try budgets.number("energyPercentPerDay", above: 0)
-            if let joules = try budgets.number("energyJoulesPerDay", above: 0) {
+            percent = try budgets.number("energyPercentPerDay", above: 0, atMost: 100)
+            joules = try budgets.number("energyJoulesPerDay", above: 0, atMost: 10_000_000)
+            if let joules {
                 if percent != nil {
                     throw ScenarioError(field: "budgets.energyJoulesPerDay", problem: "give energyJoulesPerDay or energyPercentPerDay, not both")
                 }
                 s.energyBudgetMicroJ = Int64((joules * 1_000_000).rounded())
             }
-            if let bytes = try budgets.whole("cellularBytesPerDay") { s.cellularBudgetBytes = bytes }
+            if let bytes = try budgets.whole("cellularBytesPerDay", atMost: 1_000_000_000_000) { s.cellularBudgetBytes = bytes }
             try budgets.finish()
         }
-        if let percent { s.energyBudgetMicroJ = Int64((s.batteryWh * 3600 * percent / 100 * 1_000_000).rounded()) }
+        if joules == nil && (capacity != nil || percent != nil) {
+            let share = percent ?? Double(base.energyBudgetMicroJ) / (base.batteryWh * 3_600_000_000) * 100
+            s.batteryWh = capacity ?? base.batteryWh
+            s.energyBudgetMicroJ = Int64((s.batteryWh * 3600 * share / 100 * 1_000_000).rounded())
+        } else if let capacity {
+            s.batteryWh = capacity
+        }
         if var engine = try top.object("engine") {
             if let tick = try engine.duration("tick") {
-                guard tick >= Millis.second else { throw ScenarioError(field: "engine.tick", problem: "must be at least 1s") }
+                guard tick >= Millis.second, tick <= Millis.day else { throw ScenarioError(field: "engine.tick", problem: "must be from 1s to 1d") }
                 s.tick = tick
             }
             try engine.finish()
         }
         if var transfers = try top.object("transfers") {
-            if let rate = try transfers.whole("wifiBytesPerSecond") {
+            if let rate = try transfers.whole("wifiBytesPerSecond", atMost: InputBounds.maxBytes) {
                 guard rate > 0 else { throw ScenarioError(field: "transfers.wifiBytesPerSecond", problem: "must be more than 0") }
                 s.transferBytesPerSecond = rate
             }
             try transfers.finish()
         }
         if var pushes = try top.object("pushes") {
-            if let n = try pushes.whole("silentPerHour") {
+            if let n = try pushes.whole("silentPerHour", atMost: 3_600) {
                 s.silentPushesPerHour = Int(n)
             }
             try pushes.finish()
@@ -75,8 +85,8 @@ extension Scenario {
     private static func radio(_ r: inout ObjectReader, _ key: String, base: RadioModel) throws(ScenarioError) -> RadioModel {
         guard var o = try r.object(key) else { return base }
         var m = base
-        m.wakeJoules = try o.number("wakeJoules", atLeast: 0) ?? m.wakeJoules
-        m.joulesPerMB = try o.number("joulesPerMB", atLeast: 0) ?? m.joulesPerMB
+        m.wakeJoules = try o.number("wakeJoules", atLeast: 0, atMost: 1_000) ?? m.wakeJoules
+        m.joulesPerMB = try o.number("joulesPerMB", atLeast: 0, atMost: 1_000) ?? m.joulesPerMB
         m.tail = try o.duration("tail") ?? m.tail
         try o.finish()
         return m
@@ -86,13 +96,13 @@ extension Scenario {
         var a = base
         if let text = try o.string("interval") {
             guard let v = FetchInterval(text: text) else {
-                throw o.error("interval", "expected never, minimum or custom:<duration> such as custom:2h, got '\(text)'")
+                throw o.error("interval", "expected never, minimum or custom:<duration> up to 366d such as custom:2h, got '\(InputBounds.printable(text))'")
             }
             a.interval = v
         }
         if let text = try o.string("content") {
             guard let v = ContentModel(text: text) else {
-                throw o.error("content", "expected window:<duration> or updates:<duration> such as window:30m, got '\(text)'")
+                throw o.error("content", "expected window:<duration> or updates:<duration> (a mean gap of at least 1m) such as window:30m, got '\(InputBounds.printable(text))'")
             }
             a.content = v
         }
@@ -112,14 +122,11 @@ extension Scenario {
         if var p = try o.object("profile") {
             a.profile.durationMedian = try p.duration("durationMedian") ?? a.profile.durationMedian
             a.profile.durationP95 = try p.duration("durationP95") ?? a.profile.durationP95
-            a.profile.bytes = try p.whole("bytes") ?? a.profile.bytes
-            a.profile.noDataBytes = try p.whole("noDataBytes") ?? a.profile.noDataBytes
-            a.profile.transferBytes = try p.whole("transferBytes") ?? a.profile.transferBytes
+            a.profile.bytes = try p.whole("bytes", atMost: InputBounds.maxBytes) ?? a.profile.bytes
+            a.profile.noDataBytes = try p.whole("noDataBytes", atMost: InputBounds.maxBytes) ?? a.profile.noDataBytes
+            a.profile.transferBytes = try p.whole("transferBytes", atMost: InputBounds.maxBytes) ?? a.profile.transferBytes
             a.profile.transferNeedsCharging = try p.bool("transferNeedsCharging") ?? a.profile.transferNeedsCharging
-            if let rate = try p.number("failureRate", atLeast: 0) {
-                guard rate <= 1 else { throw p.error("failureRate", "must be between 0 and 1, got \(rate)") }
-                a.profile.failureRate = rate
-            }
+            a.profile.failureRate = try p.number("failureRate", atLeast: 0, atMost: 1) ?? a.profile.failureRate
             guard a.profile.durationMedian > 0 else { throw p.error("durationMedian", "must be more than 0") }
             guard a.profile.durationP95 >= a.profile.durationMedian else {
                 throw p.error("durationP95", "must be at least durationMedian")
@@ -146,7 +153,7 @@ struct ObjectReader {
     }
 
     func error(_ key: String, _ problem: String) -> ScenarioError {
-        ScenarioError(field: path.isEmpty ? key : "\(path).\(key)", problem: problem)
+        ScenarioError(field: InputBounds.printable(path.isEmpty ? key : "\(path).\(key)", limit: 300), problem: problem)
     }
 
     var remainingKeys: [String] { fields.keys.filter { !used.contains($0) }.sorted() }
@@ -167,24 +174,28 @@ struct ObjectReader {
         return s
     }
 
-    mutating func number(_ key: String, atLeast low: Double) throws(ScenarioError) -> Double? {
+    /// A number from `low` to `high`: every scenario number has a documented range, so no
+    /// product of them can overflow (data/scenarios/README.md lists the ranges).
+    mutating func number(_ key: String, atLeast low: Double, atMost high: Double) throws(ScenarioError) -> Double? {
         guard let v = take(key) else { return nil }
         guard case .number(let n) = v, n.isFinite else { throw error(key, "expected a number, got \(v.typeName)") }
-        guard n >= low else { throw error(key, "must be at least \(low), got \(n)") }
+        guard n >= low, n <= high else { throw error(key, "must be from \(Self.text(low)) to \(Self.text(high)), got \(n)") }
         return n
     }
 
-    mutating func number(_ key: String, above low: Double) throws(ScenarioError) -> Double? {
-        guard let n = try number(key, atLeast: low) else { return nil }
-        guard n > low else { throw error(key, "must be more than \(low), got \(n)") }
+    mutating func number(_ key: String, above low: Double, atMost high: Double) throws(ScenarioError) -> Double? {
+        guard let n = try number(key, atLeast: low, atMost: high) else { return nil }
+        guard n > low else { throw error(key, "must be more than \(Self.text(low)), got \(n)") }
         return n
     }
 
-    mutating func whole(_ key: String) throws(ScenarioError) -> Int64? {
-        guard let n = try number(key, atLeast: 0) else { return nil }
-        guard n == n.rounded(), n < 9e15 else { throw error(key, "expected a whole number, got \(n)") }
+    mutating func whole(_ key: String, atMost high: Int64) throws(ScenarioError) -> Int64? {
+        guard let n = try number(key, atLeast: 0, atMost: Double(high)) else { return nil }
+        guard n == n.rounded() else { throw error(key, "expected a whole number, got \(n)") }
         return Int64(n)
     }
+
+    static func text(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
 
     mutating func bool(_ key: String) throws(ScenarioError) -> Bool? {
         guard let v = take(key) else { return nil }
@@ -195,7 +206,7 @@ struct ObjectReader {
     mutating func duration(_ key: String) throws(ScenarioError) -> Int64? {
         guard let text = try string(key) else { return nil }
         guard let ms = DurationText.parse(text) else {
-            throw error(key, "expected a duration such as 500ms, 30s, 15m or 2h, got '\(text)'")
+            throw error(key, "expected a duration up to 366d such as 500ms, 30s, 15m or 2h, got '\(InputBounds.printable(text))'")
         }
         return ms
     }

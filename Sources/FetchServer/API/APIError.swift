@@ -5,6 +5,8 @@ public struct APIError: HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
     public var message: String
     public var field: String?
+    /// The request's id, also in the log line and the `X-Request-Id` header.
+    public var requestID: String?
 
     public init(_ status: HTTPResponse.Status, _ message: String, field: String? = nil) {
         self.status = status
@@ -16,13 +18,14 @@ public struct APIError: HTTPResponseError, Sendable {
         struct Detail: Encodable {
             let message: String
             let field: String?
+            let requestId: String?
         }
 
         let error: Detail
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = try context.responseEncoder.encode(Body(error: .init(message: message, field: field)),
+        var response = try context.responseEncoder.encode(Body(error: .init(message: message, field: field, requestId: requestID)),
                                                           from: request, context: context)
         response.status = status
         return response

@@ -2,14 +2,18 @@ import FetchCore
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import Prometheus
 
 /// The service's HTTP application; tests call it directly and drive it with HummingbirdTesting.
 public func buildApplication(service: SchedulerService, settings: ServerSettings, registry: PrometheusCollectorRegistry,
                              logger: Logger) -> some ApplicationProtocol {
-    Application(router: buildRouter(service: service, settings: settings, registry: registry),
-                configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fetchsched"),
-                logger: logger)
+    let timeout = TimeAmount.milliseconds(settings.limits.readTimeoutMs)
+    return Application(router: buildRouter(service: service, settings: settings, registry: registry),
+                       server: .http1(configuration: .init(additionalChannelHandlers: ReadTimeoutCloser.handlers(timeout: timeout),
+                                                           idleTimeout: timeout)),
+                       configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fetchsched"),
+                       logger: logger)
 }
 
 /// The routes of `openapi.json`.
@@ -18,6 +22,8 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ErrorMiddleware(serverErrors: service.metrics.requestErrors))
+    router.add(middleware: DeclaredLengthMiddleware(limit: settings.limits.maxBodyBytes))
     let openAPI = OpenAPIDocument.bytes
 
     router.get("/health") { _, _ in API.Health(status: "ok") }
@@ -50,15 +56,15 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
     }
     v1.post("users/:user/fetches") { request, context in
         let body = try await RequestBody.decode(API.FetchReport.self, from: request, limit: limits.maxBodyBytes)
-        return try service.report(tenant: context.tenant, user: try context.parameter("user"), body)
+        return try service.report(tenant: context.tenant, user: try context.parameter("user"), body, limits: limits)
     }
     v1.get("users/:user/apps/:app/push") { request, context in
         try service.pushAdvice(tenant: context.tenant, user: try context.parameter("user"), app: try context.parameter("app"),
-                               at: request.uri.queryParameters["at"].map(String.init))
+                               at: request.uri.queryParameters["at"].map(String.init), limits: limits)
     }
     v1.get("users/:user/budget") { request, context in
         try service.budget(tenant: context.tenant, user: try context.parameter("user"),
-                           at: request.uri.queryParameters["at"].map(String.init))
+                           at: request.uri.queryParameters["at"].map(String.init), limits: limits)
     }
     v1.delete("users/:user") { _, context in
         try service.delete(tenant: context.tenant, user: try context.parameter("user"))

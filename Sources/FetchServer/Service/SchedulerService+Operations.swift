@@ -19,7 +19,7 @@ extension SchedulerService {
                 items.append(.init(id: e.id, user: Self.storedName(tenant: tenant, user: e.user), event: event,
                                    appName: event.app >= 0 ? decoder.apps[event.app] : ""))
             } catch {
-                throw APIError.badRequest(error.message, field: "events[\(i)].\(Self.field(of: error))")
+                throw APIError.badRequest(error.message, field: "events[\(i)].\(error.field ?? "value")")
             }
         }
         let added = try await writer.append(items, tenant: tenant)
@@ -57,13 +57,14 @@ extension SchedulerService {
         let moment = try at.map { try Self.instant($0, field: "at") }
         let span = try horizon.map { text -> Int64 in
             guard let ms = DurationText.parse(text), ms > 0, ms <= limits.maxHorizon else {
-                throw APIError.badRequest("horizon '\(text)' is not a duration from 1s to \(DurationText.format(limits.maxHorizon)), such as 24h", field: "horizon")
+                throw APIError.badRequest("horizon '\(InputBounds.printable(text))' is not a duration from 1ms to \(DurationText.format(limits.maxHorizon)), such as 24h", field: "horizon")
             }
             return ms
         } ?? 86_400_000
         let stored = try existingUser(tenant: tenant, user: user)
         metrics.plans.increment()
         var plan = try withSession(storedUser: stored) { session in
+            try Self.checkAhead(moment, of: session, limits: limits)
             guard moment.map({ $0 >= session.lastEventTime }) ?? true else {
                 // Planning from a moment in the past: replay up to it, as `next` does.
                 return try store.withEvents(user: stored) { source in
@@ -81,7 +82,7 @@ extension SchedulerService {
         try Self.checkName(user, field: "user")
         try Self.checkName(app, field: "app")
         guard let interval = FetchInterval(text: text) else {
-            throw APIError.badRequest("interval '\(text)' is not never, minimum or custom:<duration> such as custom:30m", field: "interval")
+            throw APIError.badRequest("interval '\(InputBounds.printable(text))' is not never, minimum or custom:<duration> up to 366d such as custom:30m", field: "interval")
         }
         let stored = Self.storedName(tenant: tenant, user: user)
         try store.setInterval(interval, user: stored, app: app)
@@ -90,22 +91,29 @@ extension SchedulerService {
     }
 
     /// Records a fetch the app made; it counts against the day's budgets and the app's record.
-    func report(tenant: String, user: String, _ r: API.FetchReport) throws -> API.FetchRecorded {
+    func report(tenant: String, user: String, _ r: API.FetchReport, limits: ServiceLimits) throws -> API.FetchRecorded {
         try Self.checkName(user, field: "user")
         try Self.checkName(r.app, field: "app")
         let start: TimestampParser.Parsed
         do { start = try TimestampParser.parse(text: r.start) } catch {
             throw APIError.badRequest("field 'start': \(error.message)", field: "start")
         }
-        guard r.durationMs >= 0 else { throw APIError.badRequest("durationMs must not be negative", field: "durationMs") }
-        guard r.bytes >= 0 else { throw APIError.badRequest("bytes must not be negative", field: "bytes") }
+        guard (0...Millis.deadline).contains(r.durationMs) else {
+            throw APIError.badRequest("durationMs must be from 0 to \(Millis.deadline) (the deadline)", field: "durationMs")
+        }
+        guard (0...InputBounds.maxBytes).contains(r.bytes) else {
+            throw APIError.badRequest("bytes must be from 0 to \(InputBounds.maxBytes)", field: "bytes")
+        }
         guard let network = Network.allCases.first(where: { $0.logName == r.network }), network != .none else {
-            throw APIError.badRequest("network '\(r.network)' is not wifi or cellular", field: "network")
+            throw APIError.badRequest("network '\(InputBounds.printable(r.network))' is not wifi or cellular", field: "network")
         }
         guard let result = FetchResult(rawValue: r.result) else {
-            throw APIError.badRequest("result '\(r.result)' is not newData, noData, failed or terminated", field: "result")
+            throw APIError.badRequest("result '\(InputBounds.printable(r.result))' is not newData, noData, failed or terminated", field: "result")
         }
         let stored = try existingUser(tenant: tenant, user: user)
+        if let last = try store.lastEventTime(user: stored), start.millis > last + limits.maxHorizon {
+            throw APIError.badRequest("start is more than \(DurationText.format(limits.maxHorizon)) after the user's last event", field: "start")
+        }
         var fetch = ReportedFetch(app: -1, start: Instant(millis: start.millis), offsetMinutes: start.offsetMinutes,
                                   durationMs: r.durationMs, bytes: r.bytes, network: network, result: result)
         let recorded = try store.record(fetch, user: stored, app: r.app)
@@ -122,11 +130,15 @@ extension SchedulerService {
     }
 
     /// What the user's device has spent of today's budgets at `at` (default: the last event).
-    func budget(tenant: String, user: String, at: String?) throws -> API.Budget {
+    func budget(tenant: String, user: String, at: String?, limits: ServiceLimits) throws -> API.Budget {
         try Self.checkName(user, field: "user")
         let moment = try at.map { try Self.instant($0, field: "at") }
         let stored = try existingUser(tenant: tenant, user: user)
-        guard let b = try withSession(storedUser: stored, { $0.budget(at: moment) }) else {
+        let state = try withSession(storedUser: stored) { session in
+            try Self.checkAhead(moment, of: session, limits: limits)
+            return session.budget(at: moment)
+        }
+        guard let b = state else {
             throw APIError.badRequest("'at' is before the user's last event; budgets are known from then on", field: "at")
         }
         return API.Budget(user: user, day: LocalTime.dateText(day: b.day),
@@ -136,12 +148,13 @@ extension SchedulerService {
     }
 
     /// Whether the app's server should send this user a silent push now, and why.
-    func pushAdvice(tenant: String, user: String, app: String, at: String?) throws -> API.PushAdvice {
+    func pushAdvice(tenant: String, user: String, app: String, at: String?, limits: ServiceLimits) throws -> API.PushAdvice {
         try Self.checkName(user, field: "user")
         try Self.checkName(app, field: "app")
         let moment = try at.map { try Self.instant($0, field: "at") }
         let stored = try existingUser(tenant: tenant, user: user)
         let result = try withSession(storedUser: stored) { session -> (PushAdaptivePolicy.Advice, Int64)? in
+            try Self.checkAhead(moment, of: session, limits: limits)
             guard let a = session.pushAdvice(app: app, at: moment) else { return nil }
             return (a, moment ?? session.lastEventTime)
         }
@@ -170,28 +183,23 @@ extension SchedulerService {
         return stored
     }
 
+    /// Names (users, apps, ids) are 1 to 200 bytes with no control character.
     static func checkName(_ s: String, field: String) throws {
-        guard !s.isEmpty, s.utf8.count <= 200 else {
-            throw APIError.badRequest("field '\(field)' must be 1 to 200 bytes", field: field)
+        if let problem = InputBounds.nameProblem(s) {
+            throw APIError.badRequest("field '\(field)' \(problem)", field: field)
         }
+    }
+
+    /// A moment asked about is at most the longest horizon past the user's last event: the
+    /// projection to it, and its plan, stay bounded whatever the date.
+    static func checkAhead(_ moment: Int64?, of session: PlanningSession, limits: ServiceLimits) throws {
+        guard let moment, session.lastEventTime != .min, moment - session.lastEventTime > limits.maxHorizon else { return }
+        throw APIError.badRequest("'at' is more than \(DurationText.format(limits.maxHorizon)) after the user's last event (\(LocalTime.isoText(session.lastEventTime, offsetMinutes: 0)))", field: "at")
     }
 
     static func instant(_ text: String, field: String) throws -> Int64 {
         do { return try TimestampParser.parse(text: text).millis } catch {
             throw APIError.badRequest("field '\(field)': \(error.message)", field: field)
-        }
-    }
-
-    /// The event field a row problem is about.
-    static func field(of p: RowProblem) -> String {
-        switch p.kind {
-        case .badTimestamp: return "timestamp"
-        case .unknownEvent: return "event"
-        case .outOfOrder: return "timestamp"
-        case .missingField:
-            for name in ["timestamp", "user", "event", "app"] where p.message.contains("'\(name)'") { return name }
-            return "value"
-        case .badValue: return p.message.contains("'app'") ? "app" : "value"
         }
     }
 }

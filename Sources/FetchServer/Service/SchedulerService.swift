@@ -14,15 +14,24 @@ public final class SchedulerService: Sendable {
     public let store: EventStore
     public let scenario: Scenario
     public let seed: UInt64
-    let slots = SlotTable()
+    let slots: SlotTable
     let metrics: ServiceMetrics
     let writer: IngestWriter
 
-    public init(store: EventStore, scenario: Scenario, seed: UInt64, metrics: MetricsFactory) {
+    /// The default of `maxUsersInMemory`: each live user state holds its engine and usage model
+    /// (README "Serving" gives the measured memory per state).
+    public static let defaultMaxUsersInMemory = 10_000
+
+    /// A service over `store`; at most `maxUsersInMemory` users' live states are kept, the
+    /// least recently used dropped first (and rebuilt from the store on demand).
+    public init(store: EventStore, scenario: Scenario, seed: UInt64, metrics: MetricsFactory,
+                maxUsersInMemory: Int = SchedulerService.defaultMaxUsersInMemory) {
         self.store = store
         self.scenario = scenario
         self.seed = seed
-        self.metrics = ServiceMetrics(factory: metrics)
+        let metrics = ServiceMetrics(factory: metrics)
+        self.metrics = metrics
+        self.slots = SlotTable(capacity: max(1, maxUsersInMemory)) { metrics.sessionEvictions.increment() }
         self.writer = IngestWriter(store: store)
     }
 

@@ -7,6 +7,8 @@ struct ServiceMetrics: Sendable {
     let plans: Counter
     let fetchReports: Counter
     let sessionBuilds: Counter
+    let sessionEvictions: Counter
+    let requestErrors: Counter
 
     init(factory: MetricsFactory) {
         eventsAccepted = Counter(label: "fetchsched_events_accepted_total", factory: factory)
@@ -14,5 +16,7 @@ struct ServiceMetrics: Sendable {
         plans = Counter(label: "fetchsched_plans_total", factory: factory)
         fetchReports = Counter(label: "fetchsched_fetch_reports_total", factory: factory)
         sessionBuilds = Counter(label: "fetchsched_session_builds_total", factory: factory)
+        sessionEvictions = Counter(label: "fetchsched_session_evictions_total", factory: factory)
+        requestErrors = Counter(label: "fetchsched_server_errors_total", factory: factory)
     }
 }

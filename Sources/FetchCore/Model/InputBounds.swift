@@ -1,0 +1,73 @@
+/// The documented range of every value that comes from outside: a log row, a scenario, a
+/// request or a command-line option. Readers check these before any arithmetic, so the engine
+/// only ever sees values whose sums and products fit in `Int64`.
+///
+/// With every time in `timestamps` and every duration at most `maxDuration`, a time plus a
+/// duration stays below 2^43; energies stay below 2^53 microjoules per fetch.
+public enum InputBounds {
+    /// Timestamps from 1970-01-01T00:00:00Z (included) to 2100-01-01T00:00:00Z (excluded).
+    public static let timestamps: Range<Int64> = 0..<4_102_444_800_000
+    /// The longest duration any text may give (`366d`): intervals, horizons, scenario times.
+    public static let maxDuration: Int64 = 366 * Millis.day
+    /// The most bytes of one fetch, payload or transfer: 10 GB.
+    public static let maxBytes: Int64 = 10_000_000_000
+    /// The longest plan horizon, and how far past a user's last event a plan may start.
+    public static let maxHorizon: Int64 = 7 * Millis.day
+    /// The longest user, app, tenant or id name, in UTF-8 bytes.
+    public static let maxNameBytes = 200
+    /// The shortest mean gap of an `updates:` content model: shorter ones would make the
+    /// engine step through more updates than a log has events.
+    public static let minUpdateGap: Int64 = Millis.minute
+
+    /// Why `name` is not an acceptable name, or nil when it is: 1 to `maxNameBytes` bytes with
+    /// no control character (NUL, escape, newline, DEL …).
+    public static func nameProblem(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+        if name.isEmpty { return "is empty" }
+        if name.count > maxNameBytes { return "is \(name.count) bytes long (at most \(maxNameBytes))" }
+        if name.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "holds a control character" }
+        // C1 controls (U+0080–U+009F) are two bytes in UTF-8: 0xC2 then 0x80–0x9F.
+        for i in 0..<(name.count - 1) where name[i] == 0xC2 && (0x80...0x9F).contains(name[i + 1]) {
+            return "holds a control character"
+        }
+        return nil
+    }
+
+    /// ``nameProblem(_:)`` for a `String`.
+    public static func nameProblem(_ name: String) -> String? {
+        var copy = name
+        return copy.withUTF8 { nameProblem($0) }
+    }
+
+    /// Text from outside made safe to print: control characters and invalid UTF-8 become
+    /// escapes (`\u{1B}`), and anything past `limit` characters is cut with `…`.
+    public static func printable(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int = 80) -> String {
+        printable(String(decoding: bytes, as: UTF8.self), limit: limit)
+    }
+
+    /// ``printable(_:limit:)`` for a `String`.
+    public static func printable(_ text: String, limit: Int = 80) -> String {
+        var out = ""
+        var n = 0
+        for scalar in text.unicodeScalars {
+            if n == limit { return out + "…" }
+            n += 1
+            let v = scalar.value
+            if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFFFD {
+                out += "\\u{\(String(v, radix: 16, uppercase: true))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+extension Int64 {
+    /// `self + other`, held at `Int64.max` (or `.min`) instead of trapping: for running totals
+    /// of reported values, whose count nothing bounds.
+    @inlinable
+    public func saturatingAdd(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+}

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Issue 10's reproductions against the release binary: every one gets a clear 4xx (or a
+file:line / field error and exit 1 on the command line) within 100 ms, and the server stays up.
+
+Also: 1,500 half-sent requests are all closed by the read timeout while /health keeps
+answering, and planning for --users distinct users keeps the server's memory under the bound
+that --max-users-in-memory sets.   scripts/hostile.py [--bin .build/release/fetchsched] [--users 2000]
+"""
+import argparse, json, os, resource, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--bin", default=os.environ.get("FETCHSCHED", ".build/release/fetchsched"))
+ap.add_argument("--port", type=int, default=18093)
+ap.add_argument("--users", type=int, default=2000, help="distinct users to plan for")
+ap.add_argument("--max-users-in-memory", type=int, default=500)
+ap.add_argument("--limit-ms", type=float, default=100)
+args = ap.parse_args()
+base = f"http://127.0.0.1:{args.port}"
+work = tempfile.mkdtemp()
+db = os.path.join(work, "store.sqlite")
+failures = []
+rows = []
+
+def check(case, what, ok, ms, detail=""):
+    slow = ms is not None and ms > args.limit_ms
+    rows.append((case, what, "ok" if ok and not slow else "FAIL", "" if ms is None else f"{ms:.1f}", detail))
+    if not ok or slow:
+        failures.append(f"{case} {what}: {detail} ({ms} ms)")
+
+# A store with two tenants' copies of a small generated population, and --users more users.
+log = os.path.join(work, "log.csv")
+subprocess.run([args.bin, "generate", "--users", str(args.users), "--days", "2", "--seed", "3", "--out", log], check=True)
+lines = open(log).read().splitlines()
+with open(os.path.join(work, "tenants.csv"), "w") as f:
+    f.write(lines[0] + "\n")
+    for l in lines[1:]:
+        ts, user, rest = l.split(",", 2)
+        for tenant in ("a", "b"):
+            if user in ("user-0001", "user-0002"):
+                f.write(f"{ts},{tenant}/{user},{rest}\n")
+        f.write(f"{ts},a/{user},{rest}\n")
+subprocess.run([args.bin, "ingest", os.path.join(work, "tenants.csv"), "--db", db], check=True, stdout=subprocess.DEVNULL)
+tokens = os.path.join(work, "tokens.json")
+json.dump({"tokens": [{"token": "token-a-0123456789abcdef", "tenant": "a"}, {"token": "token-b-0123456789abcdef", "tenant": "b"}]}, open(tokens, "w"))
+A = {"Authorization": "Bearer token-a-0123456789abcdef"}
+B = {"Authorization": "Bearer token-b-0123456789abcdef"}
+
+server = subprocess.Popen([args.bin, "serve", "--db", db, "--port", str(args.port), "--tokens", tokens, "--read-timeout", "2s",
+                           "--max-users-in-memory", str(args.max_users_in_memory)], stderr=open(os.path.join(work, "serve.log"), "w"))
+
+def call(method, path, body=None, headers=A, timeout=30):
+    data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+    req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json", **headers})
+    t = time.perf_counter()
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            status, text = r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        status, text = e.code, e.read().decode()
+    return status, text, (time.perf_counter() - t) * 1000
+
+def field(text):
+    try:
+        return json.loads(text)["error"].get("field")
+    except Exception:
+        return None
+
+def expect(case, what, method, path, body=None, status=400, want_field=None, headers=A):
+    got, text, ms = call(method, path, body, headers)
+    ok = got == status and (want_field is None or field(text) == want_field)
+    check(case, what, ok, ms, f"{got} field={field(text)}")
+
+def cli(case, what, argv, says):
+    t = time.perf_counter()
+    r = subprocess.run([args.bin] + argv, capture_output=True, text=True)
+    ms = (time.perf_counter() - t) * 1000
+    check(case, what, r.returncode in (1, 64) and says in r.stderr, None, f"exit {r.returncode}: {r.stderr.strip()[:90]}")
+    rows[-1] = rows[-1][:3] + (f"{ms:.0f} (process)",) + rows[-1][4:]
+
+def rss_kb():
+    for line in open(f"/proc/{server.pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+
+for _ in range(200):
+    try:
+        urllib.request.urlopen(base + "/health", timeout=1).read(); break
+    except Exception:
+        time.sleep(0.05)
+else:
+    sys.exit("server did not start")
+
+plan = "/v1/users/user-0001/apps/com.example.news/plan"
+before_b = call("GET", plan, headers=B)[1]
+call("GET", plan)  # build the session
+fetch = {"app": "com.example.news", "start": "2025-01-07T12:00:00Z", "durationMs": 2000, "bytes": 1000, "network": "wifi", "result": "newData"}
+expect(1, "plan horizon=99999999999999999999h", "GET", plan + "?horizon=99999999999999999999h", want_field="horizon")
+expect(1, "interval custom:9999999999999d", "PUT", "/v1/users/user-0001/apps/com.example.news/interval", {"interval": "custom:9999999999999d"}, want_field="interval")
+expect(1, "fetch durationMs Int64.max", "POST", "/v1/users/user-0001/fetches", {**fetch, "durationMs": 2**63 - 1}, want_field="durationMs")
+expect(1, "fetch bytes Int64.max (wifi)", "POST", "/v1/users/user-0001/fetches", {**fetch, "bytes": 2**63 - 1}, want_field="bytes")
+expect(1, "fetch bytes 2^62 (cellular)", "POST", "/v1/users/user-0001/fetches", {**fetch, "bytes": 2**62, "network": "cellular"}, want_field="bytes")
+expect(1, "then GET budget", "GET", "/v1/users/user-0001/budget", status=200)
+cli(1, "next --horizon 99999999999999999999h", ["next", "--db", db, "--user", "a/user-0001", "--app", "x", "--horizon", "99999999999999999999h"], "--horizon")
+cli(1, "replay --policy fixed:99999999999999999999h", ["replay", log, "--policy", "fixed:99999999999999999999h"], "fixed:")
+expect(2, "plan at=9999-12-31 (tenant a)", "GET", plan + "?at=9999-12-31T00:00:00Z", want_field="at")
+expect(2, "plan at=9999-12-31 (tenant b)", "GET", plan + "?at=9999-12-31T00:00:00Z", want_field="at", headers=B)
+expect(2, "plan at=2099-12-31", "GET", plan + "?at=2099-12-31T00:00:00Z", want_field="at")
+expect(2, "event dated 9999", "POST", "/v1/events", {"events": [{"id": "far", "user": "user-0001", "timestamp": "9999-01-01T00:00:00Z", "event": "open", "app": "x"}]}, want_field="events[0].timestamp")
+expect(2, "fetch report dated 9999", "POST", "/v1/users/user-0001/fetches", {**fetch, "start": "9999-01-01T00:00:00Z"}, want_field="start")
+expect(2, "/health meanwhile", "GET", "/health", status=200)
+expect(3, "app name of 500 KB", "POST", "/v1/events", {"events": [{"id": "big", "user": "user-0001", "timestamp": "2025-01-07T12:00:00Z", "event": "open", "app": "x" * 500_000}]}, want_field="events[0].app")
+expect(3, "app name of 1 MiB (over the body limit)", "POST", "/v1/events", {"events": [{"id": "big", "user": "user-0001", "timestamp": "2025-01-07T12:00:00Z", "event": "open", "app": "x" * (1 << 20)}]}, status=413, want_field="body")
+expect(4, "fetch report dated 2525", "POST", "/v1/users/user-0001/fetches", {**fetch, "start": "2525-01-01T00:00:00Z"}, want_field="start")
+expect(5, "user 'alice\\u0000' in a batch", "POST", "/v1/events", {"events": [{"id": "nul", "user": "alice\u0000", "timestamp": "2025-01-07T12:00:00Z", "event": "open", "app": "x"}]}, want_field="events[0].user")
+expect(5, "DELETE /v1/users/alice%00", "DELETE", "/v1/users/alice%00", want_field="user")
+
+scen = os.path.join(work, "s.json")
+for text, name in [('{"battery":{"capacityWh":1e308}}', "battery.capacityWh"), ('{"budgets":{"energyJoulesPerDay":1e300}}', "budgets.energyJoulesPerDay"),
+                   ('{"energy":{"processingWatts":1e308}}', "energy.processingWatts"), ('{"energy":{"wifi":{"wakeJoules":1e300}}}', "energy.wifi.wakeJoules")]:
+    open(scen, "w").write(text)
+    cli(8, f"scenario {text}", ["replay", log, "--scenario", scen], name)
+empty = os.path.join(work, "empty.csv")
+open(empty, "w").close()
+for cmd in ("check", "replay", "ingest"):
+    extra = ["--db", os.path.join(work, "x.sqlite")] if cmd == "ingest" else []
+    cli(9, f"{cmd} <directory>", [cmd, work] + extra, "is not a regular file")
+    cli(9, f"{cmd} <0-byte file>", [cmd, empty] + extra, "is empty")
+bad = os.path.join(work, "esc.csv")
+open(bad, "w").write("timestamp,user,app,event,value\n2025-01-06T07:00:00Z,u,a,bogus\x1b[2J,\n")
+cli(9, "escape bytes in a message", ["check", bad], "bogus\\u{1B}[2J")
+
+# Case 10: a declared length over the limit is refused before the body; half-sent requests are closed.
+s = socket.create_connection(("127.0.0.1", args.port))
+t = time.perf_counter()
+s.sendall(b"POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer token-a-0123456789abcdef\r\nContent-Length: 99999999999\r\n\r\n{")
+head = s.recv(200).decode(errors="replace")
+check(10, "Content-Length: 99999999999", head.startswith("HTTP/1.1 413"), (time.perf_counter() - t) * 1000, head.split("\r\n")[0])
+s.close()
+half = []
+for _ in range(1500):
+    c = socket.create_connection(("127.0.0.1", args.port))
+    c.sendall(b"POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Le")
+    half.append(c)
+t = time.perf_counter()
+_, _, health_ms = call("GET", "/health")
+check(10, "/health with 1,500 half-sent requests open", True, health_ms)
+closed = 0
+for c in half:
+    c.settimeout(10)
+    try:
+        closed += c.recv(10) == b""
+    except OSError:
+        pass
+    c.close()
+waited = time.perf_counter() - t
+check(10, "1,500 half-sent requests closed by the 2 s read timeout", closed == 1500 and waited < 6, None, f"{closed} closed in {waited:.1f} s")
+
+# Case 6: plans for many distinct users; memory stays bounded by the live-state cap.
+rss0 = rss_kb()
+firsts = []
+for i in range(1, args.users + 1):
+    _, _, ms = call("GET", f"/v1/users/user-{i:04d}/apps/com.example.news/plan")
+    firsts.append(ms)
+rss1 = rss_kb()
+for i in range(1, args.users + 1):
+    call("GET", f"/v1/users/user-{i:04d}/apps/com.example.news/plan")
+rss2 = rss_kb()
+firsts.sort()
+metrics = urllib.request.urlopen(base + "/metrics").read().decode()
+evicted = next((l.split()[-1] for l in metrics.splitlines() if l.startswith("fetchsched_session_evictions_total")), "?")
+check(6, f"first plan for {args.users} users (p50, p99 ms)", True, firsts[len(firsts) // 2], f"p99 {firsts[int(len(firsts) * 0.99)]:.1f} ms")
+check(6, f"RSS after {args.users} users, cap {args.max_users_in_memory} (MB: start, after, after again)", rss2 < rss0 + 400_000, None,
+      f"{rss0 / 1024:.0f} -> {rss1 / 1024:.0f} -> {rss2 / 1024:.0f}; evictions {evicted}")
+
+after_b = call("GET", plan, headers=B)[1]
+check("-", "tenant b's plan unchanged by all of the above", after_b == before_b, None)
+alive = server.poll() is None
+check("-", "server still up", alive, None)
+server.terminate()
+server.wait(10)
+errors = [l for l in open(os.path.join(work, "serve.log")) if " error " in l]
+check("-", "no server error logged", not errors, None, errors[0][:100] if errors else "")
+
+print("| case | request | result | ms | detail |\n|---|---|---|---:|---|")
+for r in rows:
+    print("| " + " | ".join(str(x) for x in r) + " |")
+if failures:
+    sys.exit("hostile: " + "; ".join(failures))
+print("hostile: every case refused cleanly, server up")
