@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "FetchCore", targets: ["FetchCore"]),
         .library(name: "FetchStore", targets: ["FetchStore"]),
+        .library(name: "FetchAPI", targets: ["FetchAPI"]),
         .library(name: "FetchServer", targets: ["FetchServer"]),
         .library(name: "FetchCLI", targets: ["FetchCLI"]),
         .library(name: "FetchTesting", targets: ["FetchTesting"]),
@@ -50,11 +51,13 @@ let package = Package(
             ],
             swiftSettings: hotLoop
         ),
+        // The API's request bodies, decoded and checked into domain values: no HTTP, no I/O.
+        .target(name: "FetchAPI", dependencies: ["FetchCore"]),
         // The HTTP service: routes over the store and live planning sessions (Hummingbird 2).
         .target(
             name: "FetchServer",
             dependencies: [
-                "FetchCore", "FetchStore",
+                "FetchAPI", "FetchCore", "FetchStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

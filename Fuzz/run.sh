@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (every module compiled with -sanitize=fuzzer,address) and runs
+# Builds the libFuzzer targets (every module compiled with SwiftPM's --sanitize=fuzzer and
+# --sanitize=address) and runs
 # each for SECONDS (default 12) from its seed corpus in Fuzz/corpus/<target>. A crash, an
 # overflow trap, a leak-free hang past -timeout or an ASan report fails the run; the input
 # that caused it is left in Fuzz/findings/.
@@ -9,12 +10,11 @@ cd "$(dirname "$0")"
 seconds=${1:-12}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(csv jsonl timestamp duration scenario)
+[ ${#targets[@]} -gt 0 ] || targets=(csv jsonl timestamp duration scenario request)
 
-swift build -c release --scratch-path .build-fuzz \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >/tmp/fetch-fuzz-build.log 2>&1 \
+swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address >/tmp/fetch-fuzz-build.log 2>&1 \
   || { tail -40 /tmp/fetch-fuzz-build.log; exit 1; }
-bin=$(swift build -c release --scratch-path .build-fuzz --show-bin-path)/fetch-fuzz
+bin=$(swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address --show-bin-path)/fetch-fuzz
 mkdir -p findings
 for t in "${targets[@]}"; do
   work=$(mktemp -d)

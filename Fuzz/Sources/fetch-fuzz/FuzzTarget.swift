@@ -1,4 +1,6 @@
+import FetchAPI
 import FetchCore
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,11 +9,11 @@ import Glibc
 /// Each must return or throw its own error for any bytes: a trap, an overflow or a hang is a
 /// finding.
 enum FuzzTarget: String, CaseIterable {
-    case csv, jsonl, timestamp, duration, scenario
+    case csv, jsonl, timestamp, duration, scenario, request
 
     static let selected: FuzzTarget = {
         guard let name = getenv("FETCH_FUZZ_TARGET").map({ String(cString: $0) }), let t = FuzzTarget(rawValue: name) else {
-            fputs("set FETCH_FUZZ_TARGET to one of \(allCases.map(\.rawValue).joined(separator: ", "))\n", stderr)
+            print("set FETCH_FUZZ_TARGET to one of \(allCases.map(\.rawValue).joined(separator: ", "))")
             exit(2)
         }
         return t
@@ -22,16 +24,12 @@ enum FuzzTarget: String, CaseIterable {
         case .csv:
             var parser = CSVLineParser(decoder: RowDecoder())
             for line in bytes.split(separator: 10, omittingEmptySubsequences: false) {
-                line.withUnsafeBufferPointer { b in
-                    if let e = try? parser.parse(b) { Self.checkEvent(e) }
-                }
+                if let e = try? parser.parse(UnsafeBufferPointer(rebasing: line)) { Self.checkEvent(e) }
             }
         case .jsonl:
             let parser = JSONLineParser(decoder: RowDecoder())
             for line in bytes.split(separator: 10, omittingEmptySubsequences: false) {
-                line.withUnsafeBufferPointer { b in
-                    if let e = try? parser.parse(b) { Self.checkEvent(e) }
-                }
+                if let e = try? parser.parse(UnsafeBufferPointer(rebasing: line)) { Self.checkEvent(e) }
             }
         case .timestamp:
             if let p = try? TimestampParser.parse(bytes) { precondition(InputBounds.timestamps.contains(p.millis)) }
@@ -46,7 +44,25 @@ enum FuzzTarget: String, CaseIterable {
             _ = PolicySpec.parse(text)
         case .scenario:
             _ = try? Scenario.parse(json: Array(bytes))
+        case .request:
+            Self.request(Data(bytes))
         }
+    }
+
+    /// Every request body the API decodes, and the query fields, as the server reads them.
+    static func request(_ data: Data) {
+        if let batch = try? RequestDecoding.decode(API.EventBatch.self, from: data),
+           let events = try? batch.validated(maxEvents: 5_000) {
+            for e in events { checkEvent(e.event) }
+        }
+        if let report = try? RequestDecoding.decode(API.FetchReport.self, from: data), let valid = try? report.validated() {
+            precondition((0...Millis.deadline).contains(valid.fetch.durationMs) && (0...InputBounds.maxBytes).contains(valid.fetch.bytes))
+        }
+        if let body = try? RequestDecoding.decode(API.IntervalBody.self, from: data) { _ = try? body.validated() }
+        let text = String(decoding: data, as: UTF8.self)
+        _ = try? RequestFields.name(text, field: "user")
+        _ = try? RequestFields.instant(text, field: "at")
+        if let ms = try? RequestFields.horizon(text, max: InputBounds.maxHorizon) { precondition(ms <= InputBounds.maxHorizon) }
     }
 
     /// What the readers promise of every event they return.

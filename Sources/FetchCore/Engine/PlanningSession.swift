@@ -39,20 +39,26 @@ public final class PlanningSession {
         lastEventTime = f.start.millis
     }
 
+    /// Whether a projection may run to `t`: from the last event up to ``InputBounds/maxHorizon``
+    /// past it, so its work is bounded whatever the moment asked about.
+    public func reachable(_ t: Int64) -> Bool {
+        t >= lastEventTime && t - lastEventTime <= InputBounds.maxHorizon
+    }
+
     /// What the device has spent of the day's budgets at `at` (nil: the last event); nil when
-    /// there are no events or `at` is before the last one.
+    /// there are no events or `at` is not ``reachable(_:)``.
     public func budget(at: Int64?) -> BudgetState? {
-        guard let live = sim, (at ?? lastEventTime) >= lastEventTime else { return nil }
+        guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
         let sim = projection(of: live, to: at ?? lastEventTime)
         sim.rollDay(at: sim.now)
         return sim.budget
     }
 
     /// Whether the app's server should send a silent push now (at `at`, nil: the last event),
-    /// as `push-adaptive` would decide at a content update; nil before any event or before the
-    /// last one.
+    /// as `push-adaptive` would decide at a content update; nil before any event or when `at` is
+    /// not ``reachable(_:)``.
     public func pushAdvice(app: String, at: Int64?) -> PushAdaptivePolicy.Advice? {
-        guard let live = sim, (at ?? lastEventTime) >= lastEventTime else { return nil }
+        guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
         let sim = projection(of: live, to: at ?? lastEventTime)
         sim.now = max(sim.now, at ?? lastEventTime)
         guard let id = apps.existingID(app) else {

@@ -1,3 +1,4 @@
+import FetchAPI
 import Hummingbird
 
 /// A client error with a JSON body naming the bad request field: `{"error": {"message", "field"}}`.
@@ -33,6 +34,11 @@ public struct APIError: HTTPResponseError, Sendable {
 }
 
 extension APIError {
+    /// The answer to a request the API refuses.
+    init(_ e: RequestError) {
+        self.init(e.kind == .tooLarge ? .contentTooLarge : .badRequest, e.message, field: e.field)
+    }
+
     static func badRequest(_ message: String, field: String) -> APIError { APIError(.badRequest, message, field: field) }
     static func notFound(_ message: String, field: String) -> APIError { APIError(.notFound, message, field: field) }
 }

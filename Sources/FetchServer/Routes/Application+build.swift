@@ -1,3 +1,4 @@
+import FetchAPI
 import FetchCore
 import Foundation
 import Hummingbird
@@ -52,7 +53,7 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
     v1.put("users/:user/apps/:app/interval") { request, context in
         let body = try await RequestBody.decode(API.IntervalBody.self, from: request, limit: limits.maxBodyBytes)
         return try service.setInterval(tenant: context.tenant, user: try context.parameter("user"),
-                                       app: try context.parameter("app"), text: body.interval)
+                                       app: try context.parameter("app"), body)
     }
     v1.post("users/:user/fetches") { request, context in
         let body = try await RequestBody.decode(API.FetchReport.self, from: request, limit: limits.maxBodyBytes)

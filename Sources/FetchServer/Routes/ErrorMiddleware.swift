@@ -1,3 +1,4 @@
+import FetchAPI
 import FetchStore
 import GRDB
 import HTTPTypes
@@ -44,6 +45,8 @@ struct ErrorMiddleware: RouterMiddleware {
         switch error {
         case let e as APIError:
             return e
+        case let e as RequestError:
+            return APIError(e)
         case let e as HTTPError:
             return APIError(e.status, e.body ?? e.status.reasonPhrase)
         case let e as any HTTPResponseError:

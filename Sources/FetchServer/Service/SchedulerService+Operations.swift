@@ -1,26 +1,12 @@
+import FetchAPI
 import FetchCore
 import FetchStore
 
 extension SchedulerService {
     /// Validates and stores a batch, all or nothing, then brings the live sessions up to date.
     func ingest(_ batch: API.EventBatch, tenant: String, limits: ServiceLimits) async throws -> API.IngestResult {
-        guard batch.events.count <= limits.maxBatchEvents else {
-            throw APIError(.contentTooLarge, "a batch holds at most \(limits.maxBatchEvents) events, this one \(batch.events.count)", field: "events")
-        }
-        let decoder = RowDecoder()
-        var items: [EventStore.IdentifiedEvent] = []
-        items.reserveCapacity(batch.events.count)
-        for (i, e) in batch.events.enumerated() {
-            try Self.checkName(e.id, field: "events[\(i)].id")
-            try Self.checkName(e.user, field: "events[\(i)].user")
-            let fields = [e.timestamp, e.user, e.app ?? "", e.event, e.value ?? ""].map { Array($0.utf8) }
-            do {
-                let event = try decoder.decode(fields: fields)
-                items.append(.init(id: e.id, user: Self.storedName(tenant: tenant, user: e.user), event: event,
-                                   appName: event.app >= 0 ? decoder.apps[event.app] : ""))
-            } catch {
-                throw APIError.badRequest(error.message, field: "events[\(i)].\(error.field ?? "value")")
-            }
+        let items = try batch.validated(maxEvents: limits.maxBatchEvents).map { e in
+            EventStore.IdentifiedEvent(id: e.id, user: Self.storedName(tenant: tenant, user: e.user), event: e.event, appName: e.appName)
         }
         let added = try await writer.append(items, tenant: tenant)
         metrics.eventsAccepted.increment(by: added.count)
@@ -52,15 +38,10 @@ extension SchedulerService {
 
     /// The plan `fetchsched next` would give for the same store, user, app and moment.
     func plan(tenant: String, user: String, app: String, at: String?, horizon: String?, limits: ServiceLimits) throws -> FetchPlan {
-        try Self.checkName(user, field: "user")
-        try Self.checkName(app, field: "app")
-        let moment = try at.map { try Self.instant($0, field: "at") }
-        let span = try horizon.map { text -> Int64 in
-            guard let ms = DurationText.parse(text), ms > 0, ms <= limits.maxHorizon else {
-                throw APIError.badRequest("horizon '\(InputBounds.printable(text))' is not a duration from 1ms to \(DurationText.format(limits.maxHorizon)), such as 24h", field: "horizon")
-            }
-            return ms
-        } ?? 86_400_000
+        try RequestFields.name(user, field: "user")
+        try RequestFields.name(app, field: "app")
+        let moment = try at.map { text throws(RequestError) in try RequestFields.instant(text, field: "at") }
+        let span = try RequestFields.horizon(horizon, max: limits.maxHorizon)
         let stored = try existingUser(tenant: tenant, user: user)
         metrics.plans.increment()
         var plan = try withSession(storedUser: stored) { session in
@@ -78,12 +59,10 @@ extension SchedulerService {
     }
 
     /// Sets an app's fetch interval for a user; the user's session is rebuilt with it.
-    func setInterval(tenant: String, user: String, app: String, text: String) throws -> API.IntervalBody {
-        try Self.checkName(user, field: "user")
-        try Self.checkName(app, field: "app")
-        guard let interval = FetchInterval(text: text) else {
-            throw APIError.badRequest("interval '\(InputBounds.printable(text))' is not never, minimum or custom:<duration> up to 366d such as custom:30m", field: "interval")
-        }
+    func setInterval(tenant: String, user: String, app: String, _ body: API.IntervalBody) throws -> API.IntervalBody {
+        try RequestFields.name(user, field: "user")
+        try RequestFields.name(app, field: "app")
+        let interval = try body.validated()
         let stored = Self.storedName(tenant: tenant, user: user)
         try store.setInterval(interval, user: stored, app: app)
         slots.existing(stored)?.invalidate()
@@ -92,36 +71,20 @@ extension SchedulerService {
 
     /// Records a fetch the app made; it counts against the day's budgets and the app's record.
     func report(tenant: String, user: String, _ r: API.FetchReport, limits: ServiceLimits) throws -> API.FetchRecorded {
-        try Self.checkName(user, field: "user")
-        try Self.checkName(r.app, field: "app")
-        let start: TimestampParser.Parsed
-        do { start = try TimestampParser.parse(text: r.start) } catch {
-            throw APIError.badRequest("field 'start': \(error.message)", field: "start")
-        }
-        guard (0...Millis.deadline).contains(r.durationMs) else {
-            throw APIError.badRequest("durationMs must be from 0 to \(Millis.deadline) (the deadline)", field: "durationMs")
-        }
-        guard (0...InputBounds.maxBytes).contains(r.bytes) else {
-            throw APIError.badRequest("bytes must be from 0 to \(InputBounds.maxBytes)", field: "bytes")
-        }
-        guard let network = Network.allCases.first(where: { $0.logName == r.network }), network != .none else {
-            throw APIError.badRequest("network '\(InputBounds.printable(r.network))' is not wifi or cellular", field: "network")
-        }
-        guard let result = FetchResult(rawValue: r.result) else {
-            throw APIError.badRequest("result '\(InputBounds.printable(r.result))' is not newData, noData, failed or terminated", field: "result")
-        }
+        try RequestFields.name(user, field: "user")
+        let valid = try r.validated()
+        let start = valid.fetch.start
         let stored = try existingUser(tenant: tenant, user: user)
-        if let last = try store.lastEventTime(user: stored), start.millis > last + limits.maxHorizon {
+        if let last = try store.lastEventTime(user: stored), start.millis - last > limits.maxHorizon {
             throw APIError.badRequest("start is more than \(DurationText.format(limits.maxHorizon)) after the user's last event", field: "start")
         }
-        var fetch = ReportedFetch(app: -1, start: Instant(millis: start.millis), offsetMinutes: start.offsetMinutes,
-                                  durationMs: r.durationMs, bytes: r.bytes, network: network, result: result)
-        let recorded = try store.record(fetch, user: stored, app: r.app)
+        var fetch = valid.fetch
+        let recorded = try store.record(fetch, user: stored, app: valid.app)
         metrics.fetchReports.increment()
         if recorded, let slot = slots.existing(stored) {
             slot.update { session in
                 guard fetch.start.millis >= session.lastEventTime, let id = session.userID else { return false }
-                fetch.app = session.apps.id(r.app)
+                fetch.app = session.apps.id(valid.app)
                 session.report(fetch, user: id)
                 return true
             }
@@ -131,8 +94,8 @@ extension SchedulerService {
 
     /// What the user's device has spent of today's budgets at `at` (default: the last event).
     func budget(tenant: String, user: String, at: String?, limits: ServiceLimits) throws -> API.Budget {
-        try Self.checkName(user, field: "user")
-        let moment = try at.map { try Self.instant($0, field: "at") }
+        try RequestFields.name(user, field: "user")
+        let moment = try at.map { text throws(RequestError) in try RequestFields.instant(text, field: "at") }
         let stored = try existingUser(tenant: tenant, user: user)
         let state = try withSession(storedUser: stored) { session in
             try Self.checkAhead(moment, of: session, limits: limits)
@@ -149,9 +112,9 @@ extension SchedulerService {
 
     /// Whether the app's server should send this user a silent push now, and why.
     func pushAdvice(tenant: String, user: String, app: String, at: String?, limits: ServiceLimits) throws -> API.PushAdvice {
-        try Self.checkName(user, field: "user")
-        try Self.checkName(app, field: "app")
-        let moment = try at.map { try Self.instant($0, field: "at") }
+        try RequestFields.name(user, field: "user")
+        try RequestFields.name(app, field: "app")
+        let moment = try at.map { text throws(RequestError) in try RequestFields.instant(text, field: "at") }
         let stored = try existingUser(tenant: tenant, user: user)
         let result = try withSession(storedUser: stored) { session -> (PushAdaptivePolicy.Advice, Int64)? in
             try Self.checkAhead(moment, of: session, limits: limits)
@@ -168,7 +131,7 @@ extension SchedulerService {
 
     /// Forgets everything about a user.
     func delete(tenant: String, user: String) throws -> API.Deleted {
-        try Self.checkName(user, field: "user")
+        try RequestFields.name(user, field: "user")
         let stored = try existingUser(tenant: tenant, user: user)
         slots.existing(stored)?.invalidate()
         let removed = try store.deleteUser(stored)
@@ -183,23 +146,10 @@ extension SchedulerService {
         return stored
     }
 
-    /// Names (users, apps, ids) are 1 to 200 bytes with no control character.
-    static func checkName(_ s: String, field: String) throws {
-        if let problem = InputBounds.nameProblem(s) {
-            throw APIError.badRequest("field '\(field)' \(problem)", field: field)
-        }
-    }
-
     /// A moment asked about is at most the longest horizon past the user's last event: the
     /// projection to it, and its plan, stay bounded whatever the date.
     static func checkAhead(_ moment: Int64?, of session: PlanningSession, limits: ServiceLimits) throws {
         guard let moment, session.lastEventTime != .min, moment - session.lastEventTime > limits.maxHorizon else { return }
         throw APIError.badRequest("'at' is more than \(DurationText.format(limits.maxHorizon)) after the user's last event (\(LocalTime.isoText(session.lastEventTime, offsetMinutes: 0)))", field: "at")
-    }
-
-    static func instant(_ text: String, field: String) throws -> Int64 {
-        do { return try TimestampParser.parse(text: text).millis } catch {
-            throw APIError.badRequest("field '\(field)': \(error.message)", field: field)
-        }
     }
 }

@@ -1,38 +1,10 @@
-/// The JSON bodies of the API (see `openapi.json`).
-enum API {
-    /// `POST /v1/events`.
-    struct EventBatch: Decodable {
-        var events: [Event]
-    }
+import FetchAPI
 
-    /// One usage event: the log's fields plus the client's id, unique per tenant.
-    struct Event: Decodable {
-        var id: String
-        var user: String
-        var timestamp: String
-        var event: String
-        var app: String?
-        var value: String?
-    }
-
+/// The JSON bodies the API answers with (see `openapi.json`).
+extension API {
     struct IngestResult: Encodable {
         var accepted: Int
         var duplicates: Int
-    }
-
-    /// `PUT /v1/users/{user}/apps/{app}/interval`.
-    struct IntervalBody: Codable {
-        var interval: String
-    }
-
-    /// `POST /v1/users/{user}/fetches`.
-    struct FetchReport: Decodable {
-        var app: String
-        var start: String
-        var durationMs: Int64
-        var bytes: Int64
-        var network: String
-        var result: String
     }
 
     struct FetchRecorded: Encodable {
