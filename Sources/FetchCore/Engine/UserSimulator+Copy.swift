@@ -9,6 +9,7 @@ extension UserSimulator {
         c.offset = offset
         c.unixForm = unixForm
         c.now = now
+        c.lastActivity = lastActivity
         c.origin = origin
         c.apps = apps
         c.index = index

@@ -5,6 +5,7 @@ extension UserSimulator {
         if origin == .min { begin(at: t, offsetMinutes: e.offsetMinutes) }
         advance(to: t)
         now = t
+        lastActivity = t
         if Int(e.offsetMinutes) != offset {
             offset = Int(e.offsetMinutes)
             dayEnd = .min  // recompute the local day at the new offset

@@ -8,6 +8,7 @@ extension UserSimulator {
         if origin == .min { begin(at: t, offsetMinutes: f.offsetMinutes) }
         advance(to: t)
         now = max(now, t)
+        lastActivity = max(lastActivity, t)
         rollDay(at: now)
         let i = appIndex(f.app)
         let shared = now <= radioUntil && radioNetwork == f.network

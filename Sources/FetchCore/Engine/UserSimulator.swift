@@ -21,6 +21,8 @@ final class UserSimulator<P: FetchPolicy> {
     var unixForm = false
     var now: Int64 = .min
     var origin: Int64 = .min
+    /// The time of the last log event or reported fetch run, for ``silence``.
+    var lastActivity: Int64 = .min
     var apps: [AppState] = []
     var index: [Int32: Int32] = [:]
     var lookupHint = 0
@@ -136,8 +138,25 @@ final class UserSimulator<P: FetchPolicy> {
         batch.removeAll(keepingCapacity: true)
     }
 
+    /// A silence: when no log event or report comes for more than twice this long, the engine
+    /// runs the first and the last `silence` of it and skips the periodic ticks and the policy's
+    /// timer in between, where a phone that logs nothing is off or not being recorded. No input
+    /// can then make the engine tick through years between two events.
+    static var silence: Int64 { 7 * Millis.day }
+
     /// Runs every internal moment up to and including `t`.
     func advance(to t: Int64) {
+        if lastActivity != .min && t - lastActivity > 2 * Self.silence {
+            runMoments(through: lastActivity + Self.silence)
+            let resume = t - Self.silence
+            if nextTick < resume { nextTick = (LocalTime.floorDiv(resume - 1, tickMs) + 1) * tickMs }
+            if wakeAt < resume { wakeAt = .max }
+            lastActivity = resume  // the silence is skipped once
+        }
+        runMoments(through: t)
+    }
+
+    private func runMoments(through t: Int64) {
         while true {
             let done = completions.min?.time ?? .max
             let moment = min(done, nextTick, wakeAt, nextUpdate, transferDone, taskDone)

@@ -24,10 +24,12 @@ public enum InputBounds {
     public static func nameProblem(_ name: UnsafeBufferPointer<UInt8>) -> String? {
         if name.isEmpty { return "is empty" }
         if name.count > maxNameBytes { return "is \(name.count) bytes long (at most \(maxNameBytes))" }
-        if name.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "holds a control character" }
-        // C1 controls (U+0080–U+009F) are two bytes in UTF-8: 0xC2 then 0x80–0x9F.
-        for i in 0..<(name.count - 1) where name[i] == 0xC2 && (0x80...0x9F).contains(name[i + 1]) {
-            return "holds a control character"
+        // One pass, as it runs on every log row: C0 controls, DEL, and C1 controls (U+0080–U+009F,
+        // two bytes in UTF-8: 0xC2 then 0x80–0x9F).
+        var previous: UInt8 = 0
+        for c in name {
+            if c < 0x20 || c == 0x7F || (previous == 0xC2 && c >= 0x80 && c <= 0x9F) { return "holds a control character" }
+            previous = c
         }
         return nil
     }

@@ -20,22 +20,25 @@ public struct RowDecoder {
             throw RowProblem(.unknownEvent, "unknown event '\(InputBounds.printable(event))' (expected one of \(EventKind.allCases.map(\.logName).joined(separator: ", ")))", field: "event")
         }
         let ts = try TimestampParser.parse(timestamp)
-        if let problem = InputBounds.nameProblem(user) {
-            throw RowProblem(.badValue, "field 'user' \(problem)", field: "user")
-        }
+        var e = UsageEvent(time: Instant(millis: ts.millis), user: try Self.intern(user, in: users, field: "user"), kind: kind,
+                           offsetMinutes: ts.offsetMinutes, unixForm: ts.unixForm)
         if kind.isAppEvent {
             guard !app.isEmpty else { throw RowProblem(.missingField, "missing field 'app' for event '\(kind.logName)'", field: "app") }
-            if let problem = InputBounds.nameProblem(app) { throw RowProblem(.badValue, "field 'app' \(problem)", field: "app") }
+            e.app = try Self.intern(app, in: apps, field: "app")
         } else if !app.isEmpty {
             throw RowProblem(.badValue, "event '\(kind.logName)' is a device event and must leave 'app' empty", field: "app")
         }
-        let value = try Self.value(kind, value)
-        // Names are interned only once the whole row is known good.
-        var e = UsageEvent(time: Instant(millis: ts.millis), user: users.id(bytes: user), kind: kind,
-                           offsetMinutes: ts.offsetMinutes, unixForm: ts.unixForm)
-        if kind.isAppEvent { e.app = apps.id(bytes: app) }
-        e.value = value
+        e.value = try Self.value(kind, value)
         return e
+    }
+
+    /// The id of a name, checked against ``InputBounds`` when first seen: a table holds only
+    /// good names, so a name met again needs no second look (this runs on every row).
+    static func intern(_ name: Field, in table: NameTable, field: String) throws(RowProblem) -> Int32 {
+        let text = String(decoding: name, as: UTF8.self)
+        if let id = table.existingID(text) { return id }
+        if let problem = InputBounds.nameProblem(name) { throw RowProblem(.badValue, "field '\(field)' \(problem)", field: field) }
+        return table.id(text)
     }
 
     /// Decodes five fields held as byte arrays (quoted CSV fields, JSON Lines values).
