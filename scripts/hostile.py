@@ -109,6 +109,10 @@ expect(2, "plan at=9999-12-31 (tenant b)", "GET", plan + "?at=9999-12-31T00:00:0
 expect(2, "plan at=2099-12-31", "GET", plan + "?at=2099-12-31T00:00:00Z", want_field="at")
 expect(2, "event dated 9999", "POST", "/v1/events", {"events": [{"id": "far", "user": "user-0001", "timestamp": "9999-01-01T00:00:00Z", "event": "open", "app": "x"}]}, want_field="events[0].timestamp")
 expect(2, "fetch report dated 9999", "POST", "/v1/users/user-0001/fetches", {**fetch, "start": "9999-01-01T00:00:00Z"}, want_field="start")
+expect(2, "events of one user in 1970 and 2099", "POST", "/v1/events", {"events": [
+    {"id": f"span-{i}", "user": "span", "timestamp": t, "event": "open", "app": "news"}
+    for i, t in enumerate(["1970-01-01T00:00:00Z", "1970-01-01T01:00:00Z", "2099-12-31T00:00:00Z"])]}, status=200)
+expect(2, "then a plan for that user (a 130-year silence)", "GET", "/v1/users/span/apps/news/plan", status=200)
 expect(2, "/health meanwhile", "GET", "/health", status=200)
 expect(3, "app name of 500 KB", "POST", "/v1/events", {"events": [{"id": "big", "user": "user-0001", "timestamp": "2025-01-07T12:00:00Z", "event": "open", "app": "x" * 500_000}]}, want_field="events[0].app")
 expect(3, "app name of 1 MiB (over the body limit)", "POST", "/v1/events", {"events": [{"id": "big", "user": "user-0001", "timestamp": "2025-01-07T12:00:00Z", "event": "open", "app": "x" * (1 << 20)}]}, status=413, want_field="body")
