@@ -1,6 +1,7 @@
 import FetchCore
 import FetchServer
 import FetchStore
+import GRDB
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -150,6 +151,31 @@ struct HostileRequestTests {
                 #expect(error?["message"] as? String != nil && error?["requestId"] as? String != nil, "\(String(buffer: response.body))")
             }
             #expect(try h.store.counts().events == stored)
+        }
+    }
+
+    @Test func aStoredRowOutOfRangeIsAnErrorForThatUserOnly() async throws {
+        try await withService { h, client in
+            let other = try await client.execute(uri: "/v1/users/user-0002/apps/com.example.news/plan", method: .get) { String(buffer: $0.body) }
+            // Rows that no request could have written, as if another program had.
+            try await h.store.pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO events (ts, user, kind, app, value, occurrence, utcOffset, unixForm)
+                    SELECT 9000000000000000, id, 0, 0, 0, 0, 0, 0 FROM users WHERE name = 'user-0001'
+                    """)
+                try db.execute(sql: """
+                    INSERT INTO fetch_results (user, app, start, utcOffset, duration, bytes, network, result)
+                    VALUES ('user-0001', 'com.example.news', 1736150400000, 0, 9223372036854775807, 1, 1, 'newData')
+                    """)
+            }
+            for uri in [Self.plan, "/v1/users/user-0001/budget"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .internalServerError)
+                    let error = ServerHarness.json(response)["error"] as? [String: Any]
+                    #expect((error?["message"] as? String)?.contains("out of range") == true, "\(String(buffer: response.body))")
+                }
+            }
+            #expect(try await client.execute(uri: "/v1/users/user-0002/apps/com.example.news/plan", method: .get) { String(buffer: $0.body) } == other)
         }
     }
 
