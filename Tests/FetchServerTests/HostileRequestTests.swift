@@ -72,7 +72,7 @@ struct HostileRequestTests {
         }
     }
 
-    @Test func case2FarDatesAreRefusedBeforeAnyWork() async throws {
+    @Test func cases2And4FarDatesAreRefusedBeforeAnyWork() async throws {
         try await withService { _, client in
             let before = try await answers(client)
             try await expect(client, .get, Self.plan + "?at=9999-12-31T00:00:00Z", field: "at")
@@ -84,6 +84,8 @@ struct HostileRequestTests {
                              field: "events[0].timestamp")
             try await expect(client, .post, "/v1/users/user-0001/fetches", body: fetch(["start": "9999-01-01T00:00:00Z"]), field: "start")
             try await expect(client, .post, "/v1/users/user-0001/fetches", body: fetch(["start": "2099-01-01T00:00:00Z"]), field: "start")
+            // Case 4: a report dated 2525 no longer makes the session hold gigabytes.
+            try await expect(client, .post, "/v1/users/user-0001/fetches", body: fetch(["start": "2525-01-01T00:00:00Z"]), field: "start")
             #expect(try await answers(client) == before)
         }
     }
