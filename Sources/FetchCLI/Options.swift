@@ -64,6 +64,11 @@ struct RunOptions: ParsableArguments {
     var quiet = false
 
     var workers: Int { max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount) }
+
+    func validate() throws {
+        // Each worker is a thread with its own queue: a count from outside is bounded first.
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1 to 256") }
+    }
     var seed: UInt64 { scenarioOptions.seed }
     var scenario: String? { scenarioOptions.scenario }
 

@@ -20,6 +20,7 @@ struct HostileInputTests {
                           says: "--horizon")
         try expectRefused(["next", "--db", db, "--user", "user-0001", "--app", "com.example.news", "--horizon", "8d"], says: "--horizon")
         try expectRefused(["replay", Self.sample, "--policy", "fixed:99999999999999999999h"], says: "fixed")
+        try expectRefused(["replay", Self.sample, "--threads", "100000000"], says: "--threads must be 1 to 256")
     }
 
     @Test func aPlanFarPastTheLastEventSaysSoInsteadOfRunningForYears() throws {
