@@ -21,6 +21,7 @@ struct HostileInputTests {
         try expectRefused(["next", "--db", db, "--user", "user-0001", "--app", "com.example.news", "--horizon", "8d"], says: "--horizon")
         try expectRefused(["replay", Self.sample, "--policy", "fixed:99999999999999999999h"], says: "fixed")
         try expectRefused(["replay", Self.sample, "--threads", "100000000"], says: "--threads must be 1 to 256")
+        try expectRefused(["serve", "--db", dir + "/p.sqlite", "--port", "99999"], says: "--port must be 0 to 65535")
     }
 
     @Test func aPlanFarPastTheLastEventSaysSoInsteadOfRunningForYears() throws {

@@ -17,7 +17,9 @@ struct ServerHarness: Sendable {
 
     static let tokens = TokenTable([("token-acme-0123456789", "acme"), ("token-globex-012345678", "globex")])
 
-    init(tokens: TokenTable? = nil, limits: ServiceLimits = ServiceLimits(), scenario: Scenario = .default,
+    /// Tests on sockets run alongside many others on two cores: a long read timeout keeps a busy
+    /// moment from closing their client's connection (SlowClientTests set their own).
+    init(tokens: TokenTable? = nil, limits: ServiceLimits = ServiceLimits(readTimeoutMs: 300_000), scenario: Scenario = .default,
          maxUsersInMemory: Int? = nil) throws {
         dir = NSTemporaryDirectory() + "fetchsched-server-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

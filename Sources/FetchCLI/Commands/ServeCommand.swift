@@ -46,6 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...(1 << 30)).contains(maxBody), (1...1_000_000).contains(maxBatch) else {
             throw CLIError("--max-body must be from 1 to 1073741824 bytes and --max-batch from 1 to 1000000 events")
         }
+        guard (0...65_535).contains(port) else { throw CLIError("--port must be 0 to 65535") }
         guard (1...10_000_000).contains(maxUsersInMemory) else { throw CLIError("--max-users-in-memory must be from 1 to 10000000") }
         guard let timeout = DurationText.parse(readTimeout), timeout >= Millis.second, timeout <= Millis.hour else {
             throw CLIError("--read-timeout '\(InputBounds.printable(readTimeout))' is not a duration from 1s to 1h")

@@ -42,7 +42,7 @@ public final class PlanningSession {
     /// Whether a projection may run to `t`: from the last event up to ``InputBounds/maxHorizon``
     /// past it, so its work is bounded whatever the moment asked about.
     public func reachable(_ t: Int64) -> Bool {
-        t >= lastEventTime && t - lastEventTime <= InputBounds.maxHorizon
+        lastEventTime != .min && t >= lastEventTime && t - lastEventTime <= InputBounds.maxHorizon
     }
 
     /// What the device has spent of the day's budgets at `at` (nil: the last event); nil when

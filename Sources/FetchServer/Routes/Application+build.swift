@@ -57,15 +57,15 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
     }
     v1.post("users/:user/fetches") { request, context in
         let body = try await RequestBody.decode(API.FetchReport.self, from: request, limit: limits.maxBodyBytes)
-        return try service.report(tenant: context.tenant, user: try context.parameter("user"), body, limits: limits)
+        return try service.report(tenant: context.tenant, user: try context.parameter("user"), body)
     }
     v1.get("users/:user/apps/:app/push") { request, context in
         try service.pushAdvice(tenant: context.tenant, user: try context.parameter("user"), app: try context.parameter("app"),
-                               at: request.uri.queryParameters["at"].map(String.init), limits: limits)
+                               at: request.uri.queryParameters["at"].map(String.init))
     }
     v1.get("users/:user/budget") { request, context in
         try service.budget(tenant: context.tenant, user: try context.parameter("user"),
-                           at: request.uri.queryParameters["at"].map(String.init), limits: limits)
+                           at: request.uri.queryParameters["at"].map(String.init))
     }
     v1.delete("users/:user") { _, context in
         try service.delete(tenant: context.tenant, user: try context.parameter("user"))

@@ -45,7 +45,7 @@ extension SchedulerService {
         let stored = try existingUser(tenant: tenant, user: user)
         metrics.plans.increment()
         var plan = try withSession(storedUser: stored) { session in
-            try Self.checkAhead(moment, of: session, limits: limits)
+            try Self.checkAhead(moment, of: session)
             guard moment.map({ $0 >= session.lastEventTime }) ?? true else {
                 // Planning from a moment in the past: replay up to it, as `next` does.
                 return try store.withEvents(user: stored) { source in
@@ -70,13 +70,13 @@ extension SchedulerService {
     }
 
     /// Records a fetch the app made; it counts against the day's budgets and the app's record.
-    func report(tenant: String, user: String, _ r: API.FetchReport, limits: ServiceLimits) throws -> API.FetchRecorded {
+    func report(tenant: String, user: String, _ r: API.FetchReport) throws -> API.FetchRecorded {
         try RequestFields.name(user, field: "user")
         let valid = try r.validated()
         let start = valid.fetch.start
         let stored = try existingUser(tenant: tenant, user: user)
-        if let last = try store.lastEventTime(user: stored), start.millis - last > limits.maxHorizon {
-            throw APIError.badRequest("start is more than \(DurationText.format(limits.maxHorizon)) after the user's last event", field: "start")
+        if let last = try store.lastEventTime(user: stored), start.millis - last > InputBounds.maxHorizon {
+            throw APIError.badRequest("start is more than \(DurationText.format(InputBounds.maxHorizon)) after the user's last event", field: "start")
         }
         var fetch = valid.fetch
         let recorded = try store.record(fetch, user: stored, app: valid.app)
@@ -93,12 +93,12 @@ extension SchedulerService {
     }
 
     /// What the user's device has spent of today's budgets at `at` (default: the last event).
-    func budget(tenant: String, user: String, at: String?, limits: ServiceLimits) throws -> API.Budget {
+    func budget(tenant: String, user: String, at: String?) throws -> API.Budget {
         try RequestFields.name(user, field: "user")
         let moment = try at.map { text throws(RequestError) in try RequestFields.instant(text, field: "at") }
         let stored = try existingUser(tenant: tenant, user: user)
         let state = try withSession(storedUser: stored) { session in
-            try Self.checkAhead(moment, of: session, limits: limits)
+            try Self.checkAhead(moment, of: session)
             return session.budget(at: moment)
         }
         guard let b = state else {
@@ -111,13 +111,13 @@ extension SchedulerService {
     }
 
     /// Whether the app's server should send this user a silent push now, and why.
-    func pushAdvice(tenant: String, user: String, app: String, at: String?, limits: ServiceLimits) throws -> API.PushAdvice {
+    func pushAdvice(tenant: String, user: String, app: String, at: String?) throws -> API.PushAdvice {
         try RequestFields.name(user, field: "user")
         try RequestFields.name(app, field: "app")
         let moment = try at.map { text throws(RequestError) in try RequestFields.instant(text, field: "at") }
         let stored = try existingUser(tenant: tenant, user: user)
         let result = try withSession(storedUser: stored) { session -> (PushAdaptivePolicy.Advice, Int64)? in
-            try Self.checkAhead(moment, of: session, limits: limits)
+            try Self.checkAhead(moment, of: session)
             guard let a = session.pushAdvice(app: app, at: moment) else { return nil }
             return (a, moment ?? session.lastEventTime)
         }
@@ -146,10 +146,10 @@ extension SchedulerService {
         return stored
     }
 
-    /// A moment asked about is at most the longest horizon past the user's last event: the
-    /// projection to it, and its plan, stay bounded whatever the date.
-    static func checkAhead(_ moment: Int64?, of session: PlanningSession, limits: ServiceLimits) throws {
-        guard let moment, session.lastEventTime != .min, moment - session.lastEventTime > limits.maxHorizon else { return }
-        throw APIError.badRequest("'at' is more than \(DurationText.format(limits.maxHorizon)) after the user's last event (\(LocalTime.isoText(session.lastEventTime, offsetMinutes: 0)))", field: "at")
+    /// A moment asked about after the user's last event must be one the session can reach
+    /// (``PlanningSession/reachable(_:)``): the projection to it stays bounded whatever the date.
+    static func checkAhead(_ moment: Int64?, of session: PlanningSession) throws {
+        guard let moment, moment > session.lastEventTime, !session.reachable(moment) else { return }
+        throw APIError.badRequest("'at' is more than \(DurationText.format(InputBounds.maxHorizon)) after the user's last event (\(LocalTime.isoText(session.lastEventTime, offsetMinutes: 0)))", field: "at")
     }
 }

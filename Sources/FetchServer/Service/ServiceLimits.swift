@@ -4,8 +4,8 @@ import FetchCore
 public struct ServiceLimits: Sendable {
     public var maxBodyBytes: Int
     public var maxBatchEvents: Int
-    /// The longest plan horizon a request may ask for, and how far past the user's last event
-    /// a moment asked about (`at`) or a reported fetch may lie.
+    /// The longest plan horizon a request may ask for (how far past the user's last event a
+    /// moment or a reported fetch may lie is ``InputBounds/maxHorizon``).
     public var maxHorizon: Int64
     /// A connection that sends nothing for this long is closed (idle, or a request half-sent).
     public var readTimeoutMs: Int64
