@@ -41,6 +41,13 @@ public struct RandomLog {
         }
     }
 
+    /// The same log without the events `drop` selects.
+    public func removing(where drop: (UsageEvent) -> Bool) -> RandomLog {
+        var copy = self
+        copy.events.removeAll(where: drop)
+        return copy
+    }
+
     /// A scenario with every interval kind and tight budgets, so the rules bite.
     public static func scenario(seed: UInt64, apps: Int) -> Scenario {
         var r = SplitMix64(seed: seed, 0x73_63_65_6E)

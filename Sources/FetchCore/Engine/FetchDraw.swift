@@ -32,6 +32,14 @@ struct FetchDraw {
         }
     }
 
+    /// The draw of a fetch of one app of one user starting at `start`: the one home of its
+    /// stream's key, so that the oracle foresees exactly what the engine will draw.
+    static func at(_ start: Int64, seed: UInt64, userHash: UInt64, appHash: UInt64, profile: FetchProfile, sigma: Double,
+                   hasNewData: Bool, deadline: Int64 = Millis.deadline) -> FetchDraw {
+        var rng = SplitMix64(seed: seed, userHash, appHash, UInt64(bitPattern: start))
+        return FetchDraw(profile: profile, sigma: sigma, hasNewData: hasNewData, rng: &rng, deadline: deadline)
+    }
+
     /// A log-normal draw of milliseconds around `median`, at least 1 and at most
     /// ``InputBounds/maxDuration``: a wide profile can draw beyond `Int64`, so the draw is held
     /// in range before it is converted.

@@ -19,8 +19,8 @@ extension UserSimulator {
         } else {
             hasNew = true
         }
-        var rng = SplitMix64(seed: run.seed, userHash, run.catalog.hash(id), UInt64(bitPattern: now))
-        let draw = FetchDraw(profile: a.settings.profile, sigma: a.costs.sigma, hasNewData: hasNew, rng: &rng, deadline: deadline)
+        let draw = FetchDraw.at(now, seed: run.seed, userHash: userHash, appHash: run.catalog.hash(id),
+                                profile: a.settings.profile, sigma: a.costs.sigma, hasNewData: hasNew, deadline: deadline)
         let energy = run.scenario.energy.fetchMicroJ(ms: draw.runMs, bytes: draw.bytes, network: network, sharedWake: shared)
         energyToday += energy
         tally.energyMicroJ += energy

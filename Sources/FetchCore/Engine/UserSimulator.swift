@@ -119,10 +119,14 @@ final class UserSimulator<P: FetchPolicy> {
 
     /// Moves buffered events up to `limit` into the simulation; an event leaves the buffer only
     /// after the instant before it has run, so the policy's `future` always starts right after.
+    ///
+    /// Every event of an instant is in the buffer by then (the limit trails the newest event),
+    /// so the instant runs whole; the moments before it run while its events are still ahead.
     private func release(through limit: Int64) {
         while let first = lookaheadBuffer.first, first.time.millis <= limit {
-            if let b = batch.first, b.time != first.time { flushBatch() }
-            batch.append(lookaheadBuffer.removeFirst())
+            if origin != .min { advance(to: first.time.millis) }
+            while let e = lookaheadBuffer.first, e.time == first.time { batch.append(lookaheadBuffer.removeFirst()) }
+            flushBatch()
         }
     }
 

@@ -1,48 +1,112 @@
 /// The oracle's plan for the rest of one local day (see ``OraclePolicy``).
+///
+/// It knows what the engine will do: the opens and context changes to come, when the radio is
+/// awake anyway, and the seeded outcome of a fetch at any moment (``FetchDraw/at(_:seed:userHash:appHash:profile:sigma:hasNewData:deadline:)``).
+/// So every fetch it plans succeeds, finishes before its open, and costs what it planned.
 struct OraclePlanner {
     struct Entry {
         var time: Int64
         var app: Int32
     }
 
-    private struct Candidate {
+    /// An open that would be stale with no background fetch, and when a fetch for it may start.
+    private struct Need {
+        var app: Int32
+        var open: Int64
+        var from: Int64
+        var energy: Int64 = 0
+    }
+
+    /// A fetch the oracle can make: when, what it runs, what it costs and what the engine will
+    /// reserve against the budgets before letting it start.
+    private struct Option {
         var time: Int64
         var app: Int32
+        var runMs: Int64
+        var network: Network
         var energy: Int64
         var cellularBytes: Int64
+        var worstEnergy: Int64
+        var worstBytes: Int64
+
+        /// Cheaper first; between equals, less cellular data, then the later start.
+        func isCheaper(than o: Option) -> Bool {
+            (energy, cellularBytes, -time) < (o.energy, o.cellularBytes, -o.time)
+        }
+    }
+
+    /// When the radio is awake anyway: after a wake event, or after a planned fetch, on one network.
+    private struct Span {
+        var from: Int64
+        var until: Int64
+        var network: Network
     }
 
     let view: UserView
+    private var timeline: [(start: Int64, context: DeviceContext)] = []
+    private var wakes: [Span] = []
+    private var maxTail: Int64 = 0
 
-    func plan() -> [Entry] {
+    init(view: UserView) { self.view = view }
+
+    mutating func plan() -> [Entry] {
         let now = view.now.millis, end = view.dayEnd
         var context = view.context
-        var timeline: [(start: Int64, context: DeviceContext)] = [(now, context)]
+        timeline = [(now, context)]
         var opens: [(time: Int64, app: Int32)] = []
+        var changes: [Int64] = []
+        let energy = view.scenario.energy
+        maxTail = max(energy.wifi.tail, energy.cellular.tail)
         for e in view.future {
             let t = e.time.millis
             if t >= end { break }
-            if e.kind == .open { opens.append((t, e.app)) } else {
+            if e.kind == .open {
+                opens.append((t, e.app))
+            } else {
+                let before = context.network
                 context.apply(e)
+                if context.network != before { changes.append(t) }
                 if timeline.last!.start == t { timeline[timeline.count - 1].context = context } else { timeline.append((t, context)) }
             }
+            // The engine wakes the radio at every wake opportunity and open (UserSimulator.wakeRadio).
+            if (e.kind.isWakeOpportunity || e.kind == .open) && context.network != .none {
+                wakes.append(Span(from: t, until: t + energy.radio(context.network).tail, network: context.network))
+            }
         }
-        let candidates = rescues(of: opens, timeline: timeline, now: now)
-        return affordable(candidates).map { Entry(time: $0.time, app: $0.app) }
+        // A network change puts the radio to sleep; a moment at the change still precedes it.
+        var c = 0
+        for i in wakes.indices {
+            while c < changes.count && changes[c] <= wakes[i].from { c += 1 }
+            if c < changes.count { wakes[i].until = min(wakes[i].until, changes[c]) }
+        }
+        var needs = self.needs(opens, now: now)
+        for i in needs.indices { needs[i].energy = best(for: needs[i], selected: [])?.energy ?? .max }
+        needs.removeAll { $0.energy == .max }
+        needs.sort { ($0.energy, $0.open) < ($1.energy, $1.open) }
+        var selected: [Option] = []
+        for need in needs {
+            for o in options(for: need, selected: selected) {
+                if let at = insertion(o, into: selected) {
+                    selected.insert(o, at: at)
+                    break
+                }
+            }
+        }
+        return selected.map { Entry(time: $0.time, app: $0.app) }
     }
 
-    /// One fetch for each open that would be stale with no background fetch.
-    private func rescues(of opens: [(time: Int64, app: Int32)],
-                         timeline: [(start: Int64, context: DeviceContext)], now: Int64) -> [Candidate] {
+    /// The day's opens that would be stale with no background fetch, with the earliest start
+    /// that would make each fresh.
+    private func needs(_ opens: [(time: Int64, app: Int32)], now: Int64) -> [Need] {
         var refreshed: [Int32: Int64] = [:]
         var updates: [Int32: UpdateProcess] = [:]
-        var out: [Candidate] = []
+        var out: [Need] = []
         for (to, app) in opens {
             let settings = view.settings(app)
             let r = refreshed[app] ?? (view.app(app)?.refreshedAt ?? .min)
             refreshed[app] = to
             if settings.interval == .never { continue }
-            var lower: Int64
+            let lower: Int64
             switch settings.content {
             case .window(let w):
                 if r != .min && to - r <= w { continue }
@@ -54,58 +118,140 @@ struct OraclePlanner {
                 if r != .min && r >= u { continue }
                 lower = u
             }
-            lower = max(lower, now)
-            let latest = max(to - settings.profile.durationP95 - Millis.second, lower)
-            guard latest < to, let at = Self.latestAllowed(timeline, from: lower, to: latest) else { continue }
-            let network = Self.context(timeline, at: at).network
-            let p = settings.profile
-            let energy = view.scenario.energy.fetchMicroJ(ms: p.durationMedian, bytes: p.bytes, network: network, sharedWake: false)
-            out.append(Candidate(time: at, app: app, energy: energy, cellularBytes: network == .cellular ? p.bytes : 0))
+            let from = max(lower, now + 1)
+            if from < to { out.append(Need(app: app, open: to, from: from)) }
         }
         return out
     }
 
-    /// The cheapest candidates whose expected cost fits what is left of the day's budgets,
-    /// keeping the engine's worst-case reserve for one more fetch; then custom intervals.
-    private func affordable(_ candidates: [Candidate]) -> [Candidate] {
-        let s = view.scenario
-        let reserve = s.energy.fetchMicroJ(ms: Millis.deadline, bytes: s.defaultApp.profile.bytes, network: .cellular, sharedWake: false)
-        var energyLeft = view.energyBudget - view.energyUsedToday - reserve
-        var cellularLeft = view.cellularBudget - view.cellularUsedToday - s.defaultApp.profile.bytes
-        var kept: [Candidate] = []
-        for c in candidates.sorted(by: { ($0.energy, $0.time) < ($1.energy, $1.time) }) {
-            guard c.energy <= energyLeft, c.cellularBytes <= cellularLeft else { continue }
-            energyLeft -= c.energy
-            cellularLeft -= c.cellularBytes
-            kept.append(c)
-        }
-        kept.sort { ($0.time, $0.app) < ($1.time, $1.app) }
-        var lastStart: [Int32: Int64] = [:]
-        return kept.filter { c in
-            let gap = view.settings(c.app).interval.minimumGap
-            let last = lastStart[c.app] ?? (view.app(c.app)?.lastFetchStart ?? .min)
-            if gap > 0 && last != .min && c.time - last < gap { return false }
-            lastStart[c.app] = c.time
-            return true
-        }
+    private func best(for need: Need, selected: [Option]) -> Option? {
+        options(for: need, selected: selected, keep: 1).first
     }
 
-    /// The device context in force at `t`.
-    static func context(_ timeline: [(start: Int64, context: DeviceContext)], at t: Int64) -> DeviceContext {
-        var c = timeline[0].context
-        for seg in timeline where seg.start <= t { c = seg.context }
-        return c
+    /// The cheapest few moments for a fetch that makes `need`'s open fresh, cheapest first.
+    ///
+    /// The moments tried: the last seconds before the open, a coarse sweep of the whole span,
+    /// the ends of the stretches whose context allows a fetch, and moments when the radio is
+    /// awake anyway (after a wake event, or during and after a planned fetch).
+    private func options(for need: Need, selected: [Option], keep: Int = 3) -> [Option] {
+        let settings = view.settings(need.app)
+        let costs = view.app(need.app)?.costs ?? FetchCosts(settings: settings, energy: view.scenario.energy)
+        let appHash = view.catalog.hash(need.app)
+        var kept: [Option] = []
+        func probe(_ s: Int64) {
+            guard s >= need.from, s < need.open, !kept.contains(where: { $0.time == s }) else { return }
+            let context = self.context(before: s)
+            guard context.blocker == nil else { return }
+            let draw = FetchDraw.at(s, seed: view.seed, userHash: view.userHash, appHash: appHash, profile: settings.profile,
+                                    sigma: costs.sigma, hasNewData: true)
+            guard draw.result.refreshes, s + draw.runMs <= need.open else { return }
+            let n = context.network
+            let shared = awake(at: s, network: n, selected: selected)
+            let o = Option(time: s, app: need.app, runMs: draw.runMs, network: n,
+                           energy: view.scenario.energy.fetchMicroJ(ms: draw.runMs, bytes: draw.bytes, network: n, sharedWake: shared),
+                           cellularBytes: n == .cellular ? draw.bytes : 0,
+                           worstEnergy: costs.worst(network: n, sharedWake: shared), worstBytes: costs.worstBytes)
+            let at = kept.firstIndex { o.isCheaper(than: $0) } ?? kept.count
+            if at < keep {
+                kept.insert(o, at: at)
+                if kept.count > keep { kept.removeLast() }
+            }
+        }
+        let step = Millis.second / 2
+        for k in 1...24 { probe(need.open - Int64(k) * step) }
+        let sweep = max(Millis.minute, (need.open - need.from) / 32)
+        for k in 0..<32 { probe(need.open - 12 * Millis.second - Int64(k) * sweep) }
+        // The last moments of each stretch that allows a fetch (a moment at a change still sees the old context).
+        var boundaries = 0
+        for seg in timeline.reversed() where seg.start < need.open {
+            if seg.start <= need.from || boundaries == 16 { break }
+            boundaries += 1
+            for k in 0..<4 { probe(seg.start - Int64(k) * step) }
+        }
+        for spans in [wakes, selected.map { Span(from: $0.time, until: $0.time + $0.runMs + view.scenario.energy.radio($0.network).tail, network: $0.network) }] {
+            var seen = 0
+            var i = Self.lastIndex(spans, before: need.open)
+            while i >= 0 && seen < 16 {
+                let span = spans[i]
+                i -= 1
+                if span.until <= need.from { if span.from + maxTail + Millis.deadline < need.from { break } else { continue } }
+                seen += 1
+                let width = max(1, span.until - span.from - 1)
+                for k in 0..<6 { probe(span.from + 1 + width * Int64(k) / 5) }
+            }
+        }
+        return kept
     }
 
-    /// The latest moment in `lo...hi` at which the context allows a fetch, nil when none does.
-    static func latestAllowed(_ timeline: [(start: Int64, context: DeviceContext)], from lo: Int64, to hi: Int64) -> Int64? {
-        guard var i = timeline.lastIndex(where: { $0.start <= hi }) else { return nil }
-        var candidate = hi
-        while i >= 0 && candidate >= lo {
-            if timeline[i].context.blocker == nil { return candidate }
-            candidate = timeline[i].start - 1
+    /// The index of the last span starting before `t`, -1 when none does.
+    private static func lastIndex(_ spans: [Span], before t: Int64) -> Int {
+        var lo = 0, hi = spans.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if spans[mid].from < t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo - 1
+    }
+
+    /// Whether the radio is awake on `network` at `s` before anything else happens then.
+    private func awake(at s: Int64, network: Network, selected: [Option]) -> Bool {
+        var i = Self.lastIndex(wakes, before: s)
+        while i >= 0 && wakes[i].from >= s - maxTail {
+            if wakes[i].until >= s && wakes[i].network == network { return true }
             i -= 1
         }
-        return nil
+        let tail = view.scenario.energy.radio(network).tail
+        var j = selected.firstIndex { $0.time >= s } ?? selected.count
+        while j > 0 {
+            j -= 1
+            let o = selected[j]
+            if o.time + Millis.deadline + maxTail < s { break }
+            // A network change since that fetch would have put the radio to sleep.
+            if o.network == network && o.time + o.runMs + tail >= s && !leavesNetwork(network, from: o.time, to: s) { return true }
+        }
+        return false
+    }
+
+    /// Whether the device is off `network` at some moment in `[a, b)` (events at `a` included).
+    private func leavesNetwork(_ network: Network, from a: Int64, to b: Int64) -> Bool {
+        var i = timeline.count - 1
+        while i >= 0 && timeline[i].start >= b { i -= 1 }
+        while i >= 0 && timeline[i].start >= a {
+            if timeline[i].context.network != network { return true }
+            i -= 1
+        }
+        return false
+    }
+
+    /// Where `o` goes in the plan, nil when the engine would refuse it or a fetch after it:
+    /// the same app still running or within its interval, or a budget that cannot hold the
+    /// worst case the engine reserves at each start.
+    private func insertion(_ o: Option, into selected: [Option]) -> Int? {
+        let gap = view.settings(o.app).interval.minimumGap
+        if gap > 0, let last = view.app(o.app)?.lastFetchStart, last != .min, o.time - last < gap { return nil }
+        for g in selected where g.app == o.app {
+            let (a, b) = g.time <= o.time ? (g, o) : (o, g)
+            if a.time + a.runMs > b.time || (gap > 0 && b.time - a.time < gap) { return nil }
+        }
+        let at = selected.firstIndex { ($0.time, $0.app) > (o.time, o.app) } ?? selected.count
+        var energy = view.energyUsedToday, cellular = view.cellularUsedToday
+        for i in 0...selected.count {
+            let f = i < at ? selected[i] : i == at ? o : selected[i - 1]
+            if energy + f.worstEnergy > view.energyBudget { return nil }
+            if f.network == .cellular && cellular + f.worstBytes > view.cellularBudget { return nil }
+            energy += f.energy
+            cellular += f.cellularBytes
+        }
+        return at
+    }
+
+    /// The device context a moment at `t` sees: events at `t` itself come after it.
+    private func context(before t: Int64) -> DeviceContext {
+        var lo = 0, hi = timeline.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if timeline[mid].start < t { lo = mid + 1 } else { hi = mid }
+        }
+        return timeline[max(0, lo - 1)].context
     }
 }

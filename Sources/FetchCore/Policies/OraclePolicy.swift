@@ -1,12 +1,19 @@
-/// Sees the future opens and content updates and plans the best fetches the budgets allow:
-/// the upper limit no real policy can pass.
+/// Sees the future opens, context changes and content updates, and the seeded outcome of any
+/// fetch, and plans the best fetches the budgets allow: the upper limit no real policy can pass.
 ///
 /// At the first decision point of each local day it lists the day's opens that would be stale
-/// with no background fetch, plans one fetch to finish just before each (its profile's p95
-/// duration plus a second ahead, on the latest moment the device context allows), keeps the
-/// cheapest ones that fit the day's remaining budgets, thins them to honor custom intervals,
-/// and then wakes itself at each planned moment. A real policy can only guess which opens
-/// come, and when; the oracle knows, so at the same budget it rescues at least as many.
+/// with no background fetch. For each it looks for the cheapest moment whose fetch succeeds and
+/// finishes before the open: a shorter draw, Wi-Fi rather than cellular, a radio already awake
+/// (after a wake event or another planned fetch). It then takes the cheapest of these fetches
+/// while the engine would still let each start (the worst case it reserves at each start, the
+/// apps' intervals, a fetch still running), and wakes itself at each planned moment.
+///
+/// Every open that can be rescued needs a fetch of its own (an open refreshes its app, so one
+/// fetch helps at most the next open), each planned fetch rescues its open, and the cheapest
+/// ones are kept first: so no policy rescues more opens on the same day and budget. Two limits
+/// of the claim: the content of an app with background transfers arrives with the transfer,
+/// which the oracle does not plan; and a fetch in the last minutes of a day for an open just
+/// after midnight is charged to the new day.
 public struct OraclePolicy: FetchPolicy {
     public struct UserState {
         var day: Int64 = .min
@@ -26,7 +33,16 @@ public struct OraclePolicy: FetchPolicy {
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
         let day = view.localDay
         if day != state.day {
-            state.plan = OraclePlanner(view: view).plan()
+            // At a log event, others of the same instant may still be on their way: plan a
+            // millisecond later, when the instant has run and `view.future` is complete.
+            switch point {
+            case .tick, .timer: break
+            case .wake, .open, .contentUpdate:
+                decision.wakeAt = view.now + 1
+                return
+            }
+            var planner = OraclePlanner(view: view)
+            state.plan = planner.plan()
             state.day = day
             state.cursor = 0
         }
