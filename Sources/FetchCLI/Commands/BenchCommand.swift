@@ -13,6 +13,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Comma-separated policies: none, fixed:<duration>, ios, android, adaptive, oracle.")
     var policies: String = "none,fixed:15m,fixed:60m,oracle"
 
+    @Flag(help: ArgumentHelp("Also sweep each policy family's knob (adaptive:<price>, fixed:<interval>) in the same pass, and report per family its curve of rescued opens against energy, read at the oracle's energy, and its best point.", valueName: "frontier"))
+    var frontier = false
+
     @Option(help: "Output: table, json or markdown.")
     var format: OutputFormat = .table
 
@@ -26,7 +29,12 @@ struct BenchCommand: ParsableCommand {
     var day: String?
 
     func run() throws {
-        let list = try parsePolicies(policies)
+        var list = try parsePolicies(policies)
+        if frontier {
+            for name in Frontier.sweeps.flatMap(\.policies) + ["oracle"] where !list.contains(where: { $0.name == name }) {
+                list.append(PolicySpec.parse(name)!)
+            }
+        }
         let requestedDay = try day.map(Self.parseDay)
         var recorders: [TimelineRecorder] = []
         var chosen = user
@@ -49,17 +57,26 @@ struct BenchCommand: ParsableCommand {
                 if users[e.user] == chosen { events.append(e) }
             })
         }
+        let frontiers = frontier ? Frontier.families(reports) : []
         if let path = report {
             let named = zip(reports, recorders).map { (policy: $0.policy, recorder: $1) }
             let timeline = Timeline.build(user: chosen ?? "", events: events, day: requestedDay, recorders: named)
             let file = try AtomicFile(path: path)
-            file.write(HTMLReport.render(reports, timeline: timeline, source: input.db ?? input.logs.joined(separator: ", ")))
+            file.write(HTMLReport.render(reports, frontiers: frontiers, timeline: timeline, source: input.db ?? input.logs.joined(separator: ", ")))
             try file.commit()
         }
         switch format {
+        case .json where frontier: print(try ReportText.json(FrontierOutput(policies: reports, frontiers: frontiers)))
         case .json: print(try ReportText.json(reports))
-        case .markdown: print(ReportText.markdown(reports), terminator: "")
-        case .table: print(ReportText.table(reports), terminator: "")
+        case .markdown, .table:
+            let md = format == .markdown
+            var out = md ? ReportText.markdown(reports) : ReportText.table(reports)
+            if frontier {
+                // The sweep's points are in the first table; the misses are shown for the policies asked for.
+                let asked = reports.filter { r in Frontier.sweeps.allSatisfy { !$0.policies.contains(r.policy) } || policies.split(separator: ",").contains { $0 == r.policy } }
+                out += "\n" + ReportText.frontiers(frontiers, markdown: md) + "\n" + ReportText.missed(asked, markdown: md)
+            }
+            print(out, terminator: "")
         }
     }
 
@@ -71,4 +88,10 @@ struct BenchCommand: ParsableCommand {
         }
         return LocalTime.days(year: parts[0], month: parts[1], day: parts[2])
     }
+}
+
+/// `bench --frontier --format json`: the policies' reports and the families' frontiers.
+struct FrontierOutput: Encodable {
+    var policies: [ReplayReport]
+    var frontiers: [Frontier]
 }

@@ -36,6 +36,10 @@ extension UserSimulator {
         c.events = events
         c.lookaheadBuffer = lookaheadBuffer
         c.batch = batch
+        c.lastScreenOn = lastScreenOn
+        c.lastOpen = lastOpen
+        c.lastOpenApp = lastOpenApp
+        c.lastOtherOpen = lastOtherOpen
         c.heldPushes = heldPushes
         c.silentDeliveries = silentDeliveries
         return c

@@ -28,6 +28,7 @@ extension UserSimulator {
             push(e.app, kind: PushKind(rawValue: e.value) ?? .alert)
             decide(.wake(e.kind))
         case .screenOn, .plugged, .location:
+            if e.kind == .screenOn { lastScreenOn = t }
             context.apply(e)
             if !transfers.isEmpty { updateTransfers() }
             if !tasks.isEmpty { updateTasks() }
@@ -56,8 +57,15 @@ extension UserSimulator {
                 tally.rescuedOpens += 1
                 if a.refreshedByPush { tally.pushes.rescuedOpens += 1 }
             }
-        } else if let stale = a.staleness(at: now) {
-            tally.staleness.record(seconds: stale / 1000)
+        } else {
+            if let stale = a.staleness(at: now) { tally.staleness.record(seconds: stale / 1000) }
+            let since: Int64
+            switch a.settings.content {
+            case .window(let w): since = now - w
+            case .updates: since = a.updates?.last ?? .min
+            }
+            tally.missed.count(MissedTally.lastChance(open: now, since: since, screenOn: lastScreenOn,
+                                                      otherOpen: lastOpenApp == id ? lastOtherOpen : lastOpen))
         }
         run.trace?.recordOpen(user: user, app: id, time: now, offsetMinutes: Int16(offset), fresh: fresh,
                               rescued: fresh && !freshWithoutFetches)
@@ -66,6 +74,9 @@ extension UserSimulator {
         apps[i].openRefreshedAt = now
         apps[i].lastOpen = now
         apps[i].opens += 1
+        if lastOpenApp != id { lastOtherOpen = lastOpen }
+        lastOpen = now
+        lastOpenApp = id
         if apps[i].settings.task != nil { registerTask(i) }
         wakeRadio()
         decide(.open(app: id))

@@ -53,6 +53,13 @@ final class UserSimulator<P: FetchPolicy> {
     var activeDays = 0
     var events = 0
 
+    /// The last screen_on, the last open, its app, and the last open of any other app before it
+    /// (for ``MissedTally``).
+    var lastScreenOn: Int64 = .min
+    var lastOpen: Int64 = .min
+    var lastOpenApp: Int32 = -1
+    var lastOtherOpen: Int64 = .min
+
     var heldPushes: [HeldPush] = []
     /// Per app, the silent pushes delivered within the last hour (for the rate limit).
     var silentDeliveries: [Int32: [Int64]] = [:]

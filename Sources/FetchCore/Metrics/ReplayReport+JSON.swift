@@ -47,6 +47,8 @@ extension ReplayReport: Encodable {
         var stale = c.nestedContainer(keyedBy: Key.self, forKey: Key("staleMinutes"))
         try stale.encode(t.staleness.quantile(0.5).map { round($0 / 60, 1) }, forKey: Key("median"))
         try stale.encode(t.staleness.quantile(0.9).map { round($0 / 60, 1) }, forKey: Key("p90"))
+        var missed = c.nestedContainer(keyedBy: Key.self, forKey: Key("missedOpensByLastChance"))
+        for chance in MissedTally.LastChance.allCases { try missed.encode(t.missed[chance], forKey: Key(chance.key)) }
         try c.encode(t.fetches, forKey: Key("fetches"))
         var results = c.nestedContainer(keyedBy: Key.self, forKey: Key("results"))
         try results.encode(t.newData, forKey: Key("newData"))

@@ -68,6 +68,56 @@ public enum ReportText {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    static let frontierColumns = ["family", "points", "oracle J", "rescued at oracle J", "× oracle", "best point",
+                                  "its rescued", "× oracle", "its J ÷ oracle J"]
+
+    static func cells(_ f: Frontier) -> [String] {
+        let r = f.ratios
+        return [f.family, "\(f.points.count)", f.oracle.map { fixed($0.energyJoules, 1) } ?? "-",
+                f.rescuedAtOracleEnergy.map { fixed($0, 1) } ?? "-", r.map { fixed($0.atOracleEnergy, 2) } ?? "-",
+                f.best.policy, "\(f.best.rescuedOpens)", r.map { fixed($0.best, 2) } ?? "-", r.map { fixed($0.bestEnergy, 2) } ?? "-"]
+    }
+
+    /// The frontiers, one row per family: read at the oracle's energy, and their best point.
+    public static func frontiers(_ frontiers: [Frontier], markdown: Bool) -> String {
+        let rows = frontiers.map(cells)
+        if markdown {
+            var lines = ["| " + frontierColumns.joined(separator: " | ") + " |",
+                         "|" + frontierColumns.indices.map { $0 == 0 || $0 == 5 ? "---" : "---:" }.joined(separator: "|") + "|"]
+            lines += rows.map { "| " + $0.joined(separator: " | ") + " |" }
+            return lines.joined(separator: "\n") + "\n"
+        }
+        let all = [frontierColumns] + rows
+        let widths = frontierColumns.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { i in
+                i == 0 || i == 5 ? row[i] + String(repeating: " ", count: widths[i] - row[i].count)
+                                 : String(repeating: " ", count: widths[i] - row[i].count) + row[i]
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// Stale opens per policy by the last chance it had (``MissedTally``), with the oracle's
+    /// misses beside them when it ran: what the policy would have to predict.
+    public static func missed(_ reports: [ReplayReport], markdown: Bool) -> String {
+        let columns = ["policy", "stale opens", "after a screen_on", "after another app's open", "tick only"]
+        let rows = reports.map { r -> [String] in
+            let m = r.total.missed
+            return [r.policy, "\(r.total.opens - r.total.freshOpens)"] + MissedTally.LastChance.allCases.map { "\(m[$0])" }
+        }
+        if markdown {
+            var lines = ["| " + columns.joined(separator: " | ") + " |", "|---|" + Array(repeating: "---:", count: 4).joined(separator: "|") + "|"]
+            lines += rows.map { "| " + $0.joined(separator: " | ") + " |" }
+            return lines.joined(separator: "\n") + "\n"
+        }
+        let all = [columns] + rows
+        let widths = columns.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { i in i == 0 ? row[i] + String(repeating: " ", count: widths[i] - row[i].count)
+                                          : String(repeating: " ", count: widths[i] - row[i].count) + row[i] }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
     /// Per local day: opens, fresh share, rescued, fetches, energy against the budget.
     public static func days(_ r: ReplayReport) -> String {
         var out = "date        users  opens  fresh %  rescued  fetches  energy J  budget %\n"

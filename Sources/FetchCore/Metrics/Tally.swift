@@ -23,6 +23,8 @@ public struct Tally: Equatable, Sendable {
     public var pushes = PushTally()
     /// Location wakes and background transfers.
     public var background = BackgroundTally()
+    /// Stale opens by the last chance the policy had to rescue them.
+    public var missed = MissedTally()
 
     public init() {}
 
@@ -45,6 +47,7 @@ public struct Tally: Equatable, Sendable {
         staleness.merge(o.staleness)
         pushes.merge(o.pushes)
         background.merge(o.background)
+        missed.merge(o.missed)
     }
 
     mutating func count(_ result: FetchResult) {

@@ -2,7 +2,7 @@
 /// anything else from the network) with the comparison table, rescuedOpens and freshRate
 /// against energy, the daily budget spend, and one user's day.
 public enum HTMLReport {
-    public static func render(_ reports: [ReplayReport], timeline: Timeline?, source: String) -> String {
+    public static func render(_ reports: [ReplayReport], frontiers: [Frontier] = [], timeline: Timeline?, source: String) -> String {
         let first = reports.first
         var html = """
         <!DOCTYPE html>
@@ -21,6 +21,7 @@ public enum HTMLReport {
         <h2>Rescued opens against energy</h2>
         <p class="note">Up and to the left is better: opens made fresh by a background fetch, for the energy spent.</p>
         \(Charts.rescuedAgainstEnergy(reports))
+        \(frontierSection(frontiers, reports))
         <h2>Fresh opens</h2>
         \(Charts.freshRate(reports))
         <h2>Daily energy spend</h2>
@@ -37,6 +38,20 @@ public enum HTMLReport {
             """
         }
         return html + "</body></html>\n"
+    }
+
+    /// The frontiers' chart and table, when `bench --frontier` ran.
+    static func frontierSection(_ frontiers: [Frontier], _ reports: [ReplayReport]) -> String {
+        guard !frontiers.isEmpty else { return "" }
+        var out = """
+        <h2>Frontiers: rescued opens at equal energy</h2>
+        <p class="note">Each family's knob swept (a price for adaptive, an interval for fixed): a policy is compared with another at the same energy, read off its curve. The dashed line is the oracle's energy; a ring marks where each curve crosses it.</p>
+        \(Charts.frontiers(frontiers, reports))
+        <table><tr>
+        """
+        out += ReportText.frontierColumns.map { "<th>\(SVG.escape($0))</th>" }.joined() + "</tr>\n"
+        for f in frontiers { out += "<tr>" + ReportText.cells(f).map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>\n" }
+        return out + "</table>"
     }
 
     static func table(_ reports: [ReplayReport]) -> String {

@@ -1,0 +1,85 @@
+/// A policy family's curve of rescued opens against energy, to compare policies at equal energy
+/// (DESIGN.md "Freshness"): `adaptive:<price>` over prices, `fixed:<d>` over intervals.
+///
+/// The curve is the upper envelope of the family's points, starting at no energy and no rescue;
+/// it is read by linear interpolation between neighbouring points, and past its last point it
+/// stays at that point (spending more is never worse). Every point stays within the budgets,
+/// since the engine enforces them, so the best point is the one that rescues the most.
+public struct Frontier: Sendable, Encodable {
+    public struct Point: Sendable, Encodable {
+        public var policy: String
+        public var energyJoules: Double
+        public var rescuedOpens: Int
+        public var freshRate: Double
+    }
+
+    public var family: String
+    /// By energy, cheapest first.
+    public var points: [Point]
+    /// The oracle's energy and rescued opens, when the oracle ran too.
+    public var oracle: Point?
+    /// Rescued opens read off the curve at the oracle's energy.
+    public var rescuedAtOracleEnergy: Double?
+    /// The point that rescues the most (the cheaper one among equals).
+    public var best: Point
+
+    /// The knob settings `bench --frontier` sweeps, per family: one home for both lists.
+    public static let sweeps: [(family: String, policies: [String])] = [
+        ("adaptive", ["adaptive:1.28", "adaptive:0.64", "adaptive:0.32", "adaptive:0.16", "adaptive:0.08", "adaptive:0.04",
+                      "adaptive:0.02", "adaptive:0.01", "adaptive:0.005"]),
+        ("fixed", ["fixed:8h", "fixed:4h", "fixed:2h", "fixed:1h", "fixed:30m", "fixed:15m"]),
+    ]
+
+    /// The family of a policy name (`adaptive:0.04` and `adaptive` are both `adaptive`), nil
+    /// for a policy with no knob.
+    public static func family(of policy: String) -> String? {
+        let base = policy.split(separator: ":", maxSplits: 1).first.map(String.init) ?? policy
+        return sweeps.contains { $0.family == base } ? base : nil
+    }
+
+    /// The frontiers of every family with at least two points among `reports`.
+    public static func families(_ reports: [ReplayReport]) -> [Frontier] {
+        let oracle = reports.first { $0.policy == "oracle" }.map(Self.point)
+        return sweeps.compactMap { sweep in
+            let points = reports.filter { family(of: $0.policy) == sweep.family }.map(Self.point)
+            guard points.count >= 2 else { return nil }
+            return Frontier(family: sweep.family, points: points, oracle: oracle)
+        }
+    }
+
+    public init(family: String, points: [Point], oracle: Point?) {
+        self.family = family
+        self.points = points.sorted { ($0.energyJoules, $0.rescuedOpens) < ($1.energyJoules, $1.rescuedOpens) }
+        self.oracle = oracle
+        best = self.points.reduce(self.points[0]) { $1.rescuedOpens > $0.rescuedOpens ? $1 : $0 }
+        rescuedAtOracleEnergy = nil
+        rescuedAtOracleEnergy = oracle.map { round(rescued(atEnergy: $0.energyJoules), 1) }
+    }
+
+    /// Rescued opens on the curve at `energy` joules.
+    public func rescued(atEnergy energy: Double) -> Double {
+        var (e0, r0) = (0.0, 0.0)
+        for p in points where Double(p.rescuedOpens) > r0 {
+            let (e1, r1) = (p.energyJoules, Double(p.rescuedOpens))
+            if energy <= e1 {
+                return e1 == e0 ? r1 : r0 + (r1 - r0) * (energy - e0) / (e1 - e0)
+            }
+            (e0, r0) = (e1, r1)
+        }
+        return r0
+    }
+
+    static func point(_ r: ReplayReport) -> Point {
+        Point(policy: r.policy, energyJoules: joules(r.total.energyMicroJ), rescuedOpens: r.total.rescuedOpens,
+              freshRate: round(r.freshRate, 4))
+    }
+}
+
+extension Frontier {
+    /// Ratios to the oracle, for tables: rescued at its energy, and the best point's rescued
+    /// opens and energy.
+    public var ratios: (atOracleEnergy: Double, best: Double, bestEnergy: Double)? {
+        guard let o = oracle, o.rescuedOpens > 0, o.energyJoules > 0, let at = rescuedAtOracleEnergy else { return nil }
+        return (at / Double(o.rescuedOpens), Double(best.rescuedOpens) / Double(o.rescuedOpens), best.energyJoules / o.energyJoules)
+    }
+}
