@@ -11,16 +11,29 @@ struct AdaptivePolicyTests {
         return Dictionary(uniqueKeysWithValues: zip(names, replays.map { $0.finish() }))
     }
 
-    @Test func adaptiveRescuesMoreThanFixedAndThePlatformModelsAtLessEnergy() {
-        let r = run(["fixed:15m", "fixed:60m", "fixed:2h", "ios", "android", "adaptive", "adaptive:0.04", "oracle"])
-        let adaptive = r["adaptive"]!.total, eager = r["adaptive:0.04"]!.total
-        for name in ["fixed:15m", "fixed:60m", "fixed:2h", "ios", "android"] {
-            #expect(adaptive.rescuedOpens > r[name]!.total.rescuedOpens, "\(name)")
-            #expect(adaptive.energyMicroJ <= r[name]!.total.energyMicroJ, "\(name)")
+    @Test func adaptivesFrontierRescuesMoreThanFixedAndThePlatformModelsAtTheirEnergy() throws {
+        let others = ["fixed:15m", "fixed:60m", "fixed:2h", "ios", "android"]
+        let sweep = Frontier.sweeps.first { $0.family == "adaptive" }!.policies
+        let r = run(others + sweep + ["adaptive", "oracle"])
+        let frontier = try #require(Frontier.families(Array(r.values)).first { $0.family == "adaptive" })
+        for name in others {
+            let energy = Double(r[name]!.total.energyMicroJ) / 1e6
+            #expect(frontier.rescued(atEnergy: energy) > Double(r[name]!.total.rescuedOpens), "\(name)")
         }
-        let oracle = Double(r["oracle"]!.total.rescuedOpens)
-        #expect(Double(adaptive.rescuedOpens) >= 0.6 * oracle)
-        #expect(Double(eager.rescuedOpens) >= 0.8 * oracle)
+        // The default spends where it is worth it: most of what the oracle rescues, within the budget.
+        let adaptive = r["adaptive"]!.total, oracle = Double(r["oracle"]!.total.rescuedOpens)
+        #expect(Double(adaptive.rescuedOpens) >= 0.8 * oracle)
+        #expect(adaptive.violations == .zero)
+    }
+
+    @Test func theScenariosMinimumIsThePolicysAndAHigherOneFetchesLess() {
+        var dear = Scenario.default
+        dear.minRescuesPerJoule = 0.1
+        let fromScenario = run(["adaptive"], scenario: dear, users: 4, days: 7)["adaptive"]!.total
+        let own = run(["adaptive:0.1"], users: 4, days: 7)["adaptive:0.1"]!.total
+        let cheap = run(["adaptive"], users: 4, days: 7)["adaptive"]!.total
+        #expect(fromScenario == own)
+        #expect(cheap.fetches > own.fetches && cheap.rescuedOpens > own.rescuedOpens)
     }
 
     /// A user who picks up the phone every ten minutes from 06:00 to 22:00 and reads five apps
@@ -51,7 +64,9 @@ struct AdaptivePolicyTests {
             let share = Double(day.tally.energyMicroJ) / Double(s.energyBudgetMicroJ)
             #expect(share <= 1)
             #expect(share > 0.8, "\(day.date) used \(share) of the budget")
-            // Not spent by noon: before 12:00 (37% of the user's active hours) goes under 60%.
+            // Not spent by noon: before 12:00 (37% of the user's active hours) goes under 60%, once
+            // a day near the budget has raised the dual price (from the third day).
+            guard day.date != report.perDay[1].date else { continue }
             let d = LocalTime.days(year: 2025, month: 1, day: 6) + Int64(report.perDay.firstIndex { $0.date == day.date }!)
             let noon = LocalTime.start(ofDay: d, offsetMinutes: 0) + 12 * Millis.hour
             let morning = trace.rows.filter { $0.start >= noon - 12 * Millis.hour && $0.start < noon }.reduce(0) { $0 + $1.energyMicroJ }

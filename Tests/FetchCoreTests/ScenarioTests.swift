@@ -27,6 +27,11 @@ struct ScenarioTests {
         #expect(try parse(#"{"budgets":{"energyJoulesPerDay":500}}"#).energyBudgetMicroJ == 500_000_000)
     }
 
+    @Test func adaptivesMinimumValueIsAScenarioField() throws {
+        #expect(try parse("{}").minRescuesPerJoule == Scenario.default.minRescuesPerJoule)
+        #expect(try parse(#"{"adaptive": {"minRescuesPerJoule": 0.1}}"#).minRescuesPerJoule == 0.1)
+    }
+
     @Test func aBatteryCapacityAloneKeepsTheDefaultShareOfIt() throws {
         let s = try parse(#"{"battery":{"capacityWh":24}}"#)
         #expect(s.batteryWh == 24 && s.energyBudgetMicroJ == 1_728_000_000)  // 2% of 24 Wh
@@ -53,6 +58,8 @@ struct ScenarioTests {
         (#"{"apps": {"x\u001b[2J": {"bogus": 1}}}"#, "apps.x\\u{1B}[2J.bogus", "unknown field"),
         (#"{"engine": {"tick": 900}}"#, "engine.tick", "expected a string"),
         (#"{"energy": {"wifi": {"tail": "2 seconds"}}}"#, "energy.wifi.tail", "expected a duration"),
+        (#"{"adaptive": {"minRescuesPerJoule": 0}}"#, "adaptive.minRescuesPerJoule", "more than 0"),
+        (#"{"adaptive": {"minRescuesPerJoule": 11}}"#, "adaptive.minRescuesPerJoule", "to 10"),
     ])
     func badFieldsAreNamed(json: String, field: String, says: String) {
         do {

@@ -66,7 +66,7 @@ public final class PlanningSession {
                                              cost: 0, silentPushesLeft: planner.scenario.silentPushesPerHour)
         }
         let view = sim.makeView(pushesLeft: sim.silentPushesLeft(id))
-        return PushAdaptivePolicy(alsoFetch: true, basePrice: planner.policy.basePrice)
+        return PushAdaptivePolicy(alsoFetch: true)
             .advise(app: id, view: view, state: &sim.policyState)
     }
 

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// This project's own policy: learns each user's habits (``UsageModel``) and fetches an app
-/// when the expected number of opens it rescues is worth the energy and data it costs.
+/// when the opens it expects to rescue are worth the energy and data the fetch costs.
 ///
 /// At each decision point, for each app the user has used:
 /// - the chance it is opened soon, by the kind of moment: at screen_on, the chance the session
@@ -17,9 +17,16 @@ import Darwin
 /// - times the chance that the open would find stale content (from the content model and the
 ///   app's last refresh), times its reliability (failed and terminated fetches count against it,
 ///   noData lowers it);
+/// - times the user's calibration: the rescues that came of its fetches so far against those
+///   it expected, so a model that promises too much for one user is believed less;
 /// - against its marginal cost in joules (the radio wake is free when a wake is under way) plus
-///   a price on cellular bytes. The price per joule rises when the day's spending runs ahead of
-///   the user's usual demand so far today, and falls when it lags behind.
+///   a price on cellular bytes.
+///
+/// The price per joule is never below the minimum of expected rescues per joule (the scenario's
+/// `adaptive.minRescuesPerJoule`, or the policy's own). Above it, two forces raise it: within a
+/// day, spending ahead of the user's usual demand so far today; across days, a dual price that
+/// rises after days that came near the budget and falls back towards the minimum after days
+/// that left it unspent. So the operating point follows from value, with the budget as the cap.
 ///
 /// Cold start: an app is considered once the user has opened it twice; before any session is
 /// learned, nothing is fetched (the model has no habit to go on).
@@ -28,23 +35,40 @@ public struct AdaptivePolicy: FetchPolicy {
         public var model = UsageModel()
         /// The pacing estimate's running sums, kept while the model is unchanged.
         var demand = DemandCache()
+        /// The local day of the last decision, and the largest share of a budget spent by then.
+        var day: Int64 = .min
+        var spent = 0.0
+        /// How many times the minimum a joule costs, from the days so far (1 at the minimum).
+        var dual = 1.0
+        /// Rescues the model expected of the fetches whose opens have come, and those that came.
+        var expected = 0.0
+        var rescued = 0.0
+        /// Per app, the fetch whose open has not come yet: when, what it expected, and the
+        /// app's failed and terminated fetches before it.
+        var waiting: [Int32: Waiting] = [:]
+
+        /// How far to believe the model's expected rescues for this user.
+        var calibration: Double { (AdaptivePolicy.prior + rescued) / (AdaptivePolicy.prior + expected) }
     }
 
-    /// Expected rescues per joule below which a fetch is not worth it, at an even pace.
-    ///
-    /// 0.16 keeps `adaptive` below the energy of every other real policy on the real and
-    /// generated logs while rescuing more than any; 0.04 rescues the most (57% of the oracle's
-    /// rescues on the real logs, 88% on generated ones) at 2.6 times the energy of `ios`.
-    public var basePrice: Double
+    struct Waiting: Sendable {
+        var start: Int64
+        var value: Double
+        var failures: Int
+        var previousOpen: Int64
+    }
+
+    /// Expected rescues per joule below which no fetch is worth it; nil for the scenario's.
+    public var minRescuesPerJoule: Double?
     /// Price of a cellular megabyte, in joules, at an even pace.
     public var megabytePrice: Double
 
-    public init(basePrice: Double = 0.16, megabytePrice: Double = 2) {
-        self.basePrice = basePrice
+    public init(minRescuesPerJoule: Double? = nil, megabytePrice: Double = 2) {
+        self.minRescuesPerJoule = minRescuesPerJoule
         self.megabytePrice = megabytePrice
     }
 
-    /// The name in reports: `adaptive`, or `adaptive:<price>` with another base price.
+    /// The name in reports: `adaptive`, or `adaptive:<minimum>` with a minimum of its own.
     public var label = "adaptive"
     public var name: String { label }
     public static var observesEvents: Bool { true }
@@ -55,8 +79,10 @@ public struct AdaptivePolicy: FetchPolicy {
     }
 
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
+        Self.settle(point, view: view, state: &state)
         let model = state.model
         guard model.sessionTotal > 0 else { return }
+        let minimum = minimum(view), calibration = state.calibration
         let now = view.now.millis, offset = view.offsetMinutes
         let sharedWake: Bool
         switch point {
@@ -94,11 +120,52 @@ public struct AdaptivePolicy: FetchPolicy {
             }
             guard chance > 0 else { continue }
             let value = Self.value(of: app, chance: chance, stale: stale)
-            let pace = paced ?? pacing(view, model, &state.demand)
+            let pace = paced ?? self.pace(view, &state)
             paced = pace
             let cost = Self.cost(of: app, view: view, sharedWake: sharedWake, megabytePrice: megabytePrice * pace)
-            if value >= basePrice * pace * cost { decision.fetches.append(app.id) }
+            if value * calibration >= minimum * pace * cost {
+                decision.fetches.append(app.id)
+                if case .window = app.settings.content {
+                    state.waiting[app.id] = Waiting(start: now, value: value, failures: app.failed + app.terminated,
+                                                    previousOpen: app.lastOpen)
+                }
+            }
         }
+    }
+
+    /// The least expected rescues per joule worth a fetch: the policy's own, else the scenario's.
+    func minimum(_ view: UserView) -> Double { minRescuesPerJoule ?? view.scenario.minRescuesPerJoule }
+
+    /// How many times the minimum a joule costs now: the dual price from the days so far, times
+    /// the day's pace, never below 1.
+    func pace(_ view: UserView, _ state: inout UserState) -> Double {
+        max(1, state.dual * pacing(view, state.model, &state.demand))
+    }
+
+    /// Weight of the model's own word in the calibration, in expected rescues: until the user's
+    /// fetches have shown this much, the model is mostly believed.
+    static var prior: Double { 4 }
+
+    /// Bookkeeping before a decision: a new day moves the dual price by how much of the budget
+    /// the last one spent; an open settles the fetch that waited for it.
+    static func settle(_ point: DecisionPoint, view: UserView, state: inout UserState) {
+        let day = view.localDay
+        if day != state.day {
+            // Nearer the budget than 85% raises the price, further lowers it, down to the minimum.
+            if state.day != .min { state.dual = min(1000, max(1, state.dual * exp(6 * (state.spent - 0.85)))) }
+            state.day = day
+            state.spent = 0
+        }
+        state.spent = max(state.spent, Double(view.energyUsedToday) / Double(max(1, view.energyBudget)),
+                          Double(view.cellularUsedToday) / Double(max(1, view.cellularBudget)))
+        guard case .open(let opened) = point, let w = state.waiting.removeValue(forKey: opened),
+              let app = view.app(opened), case .window(let window) = app.settings.content else { return }
+        let now = view.now.millis
+        // The open would have been stale without the fetch, and the fetch ended well in time.
+        let staleWithout = w.previousOpen == .min || now - w.previousOpen > window
+        let fetched = w.start >= now - window && !app.inFlight && app.failed + app.terminated == w.failures
+        state.expected += w.value
+        if staleWithout && fetched { state.rescued += 1 }
     }
 
     /// The chance that `app`'s content is stale when an open within `horizon` comes, nil when

@@ -12,8 +12,8 @@ public enum PolicySpec {
         case "push-adaptive": return PushAdaptivePolicy(alsoFetch: false)
         case "adaptive+push": return PushAdaptivePolicy(alsoFetch: true)
         default:
-            if text.hasPrefix("adaptive:"), let price = Double(text.dropFirst(9)), price > 0 {
-                var p = AdaptivePolicy(basePrice: price)
+            if text.hasPrefix("adaptive:"), let price = Double(text.dropFirst(9)), price > 0, price <= 10 {
+                var p = AdaptivePolicy(minRescuesPerJoule: price)
                 p.label = text
                 return p
             }

@@ -10,13 +10,10 @@ public struct PushAdaptivePolicy: FetchPolicy {
 
     /// The background-fetch side; nil for push only.
     public var fetching: AdaptivePolicy?
-    /// Expected rescues per joule below which a push is not worth it (as `adaptive`'s price).
-    public var basePrice: Double
     public let name: String
 
-    public init(alsoFetch: Bool, basePrice: Double = 0.16) {
-        fetching = alsoFetch ? AdaptivePolicy(basePrice: basePrice) : nil
-        self.basePrice = basePrice
+    public init(alsoFetch: Bool) {
+        fetching = alsoFetch ? AdaptivePolicy() : nil
         name = alsoFetch ? "adaptive+push" : "push-adaptive"
     }
 
@@ -84,13 +81,14 @@ public struct PushAdaptivePolicy: FetchPolicy {
         // Opens until the next update is likely, capped at six hours of habit.
         let horizon = min(mean, 6 * Millis.hour)
         advice.probability = model.openProbability(id, from: now, span: horizon, offsetMinutes: view.offsetMinutes)
-        advice.value = AdaptivePolicy.value(of: app, chance: advice.probability, stale: 1)
-        let pricing = fetching ?? AdaptivePolicy(basePrice: basePrice)
-        let pace = pricing.pacing(view, model, &state.demand)
+        // Priced as `adaptive` prices a fetch: its minimum, dual price, pace and calibration.
+        advice.value = AdaptivePolicy.value(of: app, chance: advice.probability, stale: 1) * state.calibration
+        let pricing = fetching ?? AdaptivePolicy()
+        let pace = pricing.pace(view, &state)
         advice.cost = AdaptivePolicy.cost(of: app, view: view, sharedWake: false, megabytePrice: pricing.megabytePrice * pace)
         // The last free slots of the hour are dearer: a later update may need them more.
         let scarcity = Double(max(1, view.scenario.silentPushesPerHour)) / Double(view.silentPushesLeft)
-        advice.push = advice.value >= basePrice * pace * scarcity * advice.cost
+        advice.push = advice.value >= pricing.minimum(view) * pace * scarcity * advice.cost
         let percent = Int((advice.probability * 100).rounded())
         advice.reason = advice.push
             ? "an open within \(DurationText.format(horizon)) is \(percent)% likely and would find stale content: worth a fetch of \(ReportText.fixed(advice.cost, 1)) J and one of \(view.silentPushesLeft) silent pushes left this hour"

@@ -69,6 +69,10 @@ extension Scenario {
             }
             try pushes.finish()
         }
+        if var adaptive = try top.object("adaptive") {
+            if let v = try adaptive.number("minRescuesPerJoule", above: 0, atMost: 10) { s.minRescuesPerJoule = v }
+            try adaptive.finish()
+        }
         if var apps = try top.object("apps") {
             if var d = try apps.object("default") {
                 s.defaultApp = try appSettings(&d, base: s.defaultApp)

@@ -13,6 +13,9 @@ public struct Scenario: Hashable, Sendable {
     public var transferBytesPerSecond: Int64 = 1_000_000
     /// Silent pushes delivered per device and app within any hour; more are held.
     public var silentPushesPerHour = 3
+    /// The least expected rescues per joule that makes a fetch worth it to `adaptive`
+    /// (scenario `adaptive.minRescuesPerJoule`): one rescued open per 40 J by default.
+    public var minRescuesPerJoule = 0.025
     /// Settings for apps the scenario does not name.
     public var defaultApp: AppSettings
     /// Settings by app name.
