@@ -22,6 +22,15 @@ public struct Frontier: Sendable, Encodable {
     public var rescuedAtOracleEnergy: Double?
     /// The point that rescues the most (the cheaper one among equals).
     public var best: Point
+    /// Each policy without a knob, and this family's rescued opens at its energy.
+    public var atEnergyOf: [Comparison] = []
+
+    public struct Comparison: Sendable, Encodable {
+        public var policy: String
+        public var energyJoules: Double
+        public var rescuedOpens: Int
+        public var frontierRescuedOpens: Double
+    }
 
     /// The knob settings `bench --frontier` sweeps, per family: one home for both lists.
     public static let sweeps: [(family: String, policies: [String])] = [
@@ -43,7 +52,13 @@ public struct Frontier: Sendable, Encodable {
         return sweeps.compactMap { sweep in
             let points = reports.filter { family(of: $0.policy) == sweep.family }.map(Self.point)
             guard points.count >= 2 else { return nil }
-            return Frontier(family: sweep.family, points: points, oracle: oracle)
+            var f = Frontier(family: sweep.family, points: points, oracle: oracle)
+            f.atEnergyOf = reports.filter { family(of: $0.policy) == nil }.map { r in
+                let p = point(r)
+                return Comparison(policy: p.policy, energyJoules: p.energyJoules, rescuedOpens: p.rescuedOpens,
+                                  frontierRescuedOpens: round(f.rescued(atEnergy: p.energyJoules), 1))
+            }
+            return f
         }
     }
 

@@ -78,12 +78,24 @@ public enum ReportText {
                 f.best.policy, "\(f.best.rescuedOpens)", r.map { fixed($0.best, 2) } ?? "-", r.map { fixed($0.bestEnergy, 2) } ?? "-"]
     }
 
-    /// The frontiers, one row per family: read at the oracle's energy, and their best point.
+    /// The frontiers, one row per family: read at the oracle's energy, and their best point;
+    /// then each policy without a knob beside every family's rescued opens at its energy.
     public static func frontiers(_ frontiers: [Frontier], markdown: Bool) -> String {
-        let rows = frontiers.map(cells)
+        var columns = ["policy", "energy J", "rescued"]
+        var rows: [[String]] = []
+        for (i, c) in (frontiers.first?.atEnergyOf ?? []).enumerated() {
+            rows.append([c.policy, fixed(c.energyJoules, 1), "\(c.rescuedOpens)"] + frontiers.map { fixed($0.atEnergyOf[i].frontierRescuedOpens, 1) })
+        }
+        columns += frontiers.map { "\($0.family) at that energy" }
+        return grid(frontierColumns, frontiers.map(cells), markdown: markdown, leftColumns: [0, 5]) + "\n"
+            + grid(columns, rows, markdown: markdown, leftColumns: [0])
+    }
+
+    static func grid(_ columns: [String], _ rows: [[String]], markdown: Bool, leftColumns: Set<Int>) -> String {
+        let frontierColumns = columns
         if markdown {
             var lines = ["| " + frontierColumns.joined(separator: " | ") + " |",
-                         "|" + frontierColumns.indices.map { $0 == 0 || $0 == 5 ? "---" : "---:" }.joined(separator: "|") + "|"]
+                         "|" + frontierColumns.indices.map { leftColumns.contains($0) ? "---" : "---:" }.joined(separator: "|") + "|"]
             lines += rows.map { "| " + $0.joined(separator: " | ") + " |" }
             return lines.joined(separator: "\n") + "\n"
         }
@@ -91,7 +103,7 @@ public enum ReportText {
         let widths = frontierColumns.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
         return all.map { row in
             row.indices.map { i in
-                i == 0 || i == 5 ? row[i] + String(repeating: " ", count: widths[i] - row[i].count)
+                leftColumns.contains(i) ? row[i] + String(repeating: " ", count: widths[i] - row[i].count)
                                  : String(repeating: " ", count: widths[i] - row[i].count) + row[i]
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
@@ -105,17 +117,7 @@ public enum ReportText {
             let m = r.total.missed
             return [r.policy, "\(r.total.opens - r.total.freshOpens)"] + MissedTally.LastChance.allCases.map { "\(m[$0])" }
         }
-        if markdown {
-            var lines = ["| " + columns.joined(separator: " | ") + " |", "|---|" + Array(repeating: "---:", count: 4).joined(separator: "|") + "|"]
-            lines += rows.map { "| " + $0.joined(separator: " | ") + " |" }
-            return lines.joined(separator: "\n") + "\n"
-        }
-        let all = [columns] + rows
-        let widths = columns.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
-        return all.map { row in
-            row.indices.map { i in i == 0 ? row[i] + String(repeating: " ", count: widths[i] - row[i].count)
-                                          : String(repeating: " ", count: widths[i] - row[i].count) + row[i] }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
+        return grid(columns, rows, markdown: markdown, leftColumns: [0])
     }
 
     /// Per local day: opens, fresh share, rescued, fetches, energy against the budget.
