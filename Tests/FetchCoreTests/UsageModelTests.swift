@@ -49,6 +49,22 @@ struct UsageModelTests {
         #expect(m.successorProbability(log.apps.id("mail"), after: log.apps.id("calendar")) < 0.2)
     }
 
+    @Test func anAppThatComesAFewAppsLaterStillFollowsOncePerOpen() {
+        let (m, log) = model(days: 10, weekdaysOnly: false) { log, d in
+            log.open("mail", at: "09:00", plusDays: d)
+            log.open("calendar", at: "09:00:40", plusDays: d)
+            log.open("chat", at: "09:03", plusDays: d)
+            log.open("news", at: "09:06", plusDays: d)
+            log.open("chat", at: "09:07", plusDays: d)  // a second chat after mail counts once
+            log.open("weather", at: "09:20", plusDays: d)  // past the ten minutes
+        }
+        let id = { log.apps.id($0) }
+        #expect(m.successorProbability(id("chat"), after: id("mail")) > 0.8)
+        #expect(m.successorProbability(id("chat"), after: id("mail")) <= 1)
+        #expect(m.successorProbability(id("news"), after: id("mail")) > 0.8)
+        #expect(m.successorProbability(id("weather"), after: id("mail")) == 0)
+    }
+
     @Test func opensThatComeWellAfterScreenOnAreLate() {
         let (m, log) = model(days: 10, weekdaysOnly: false) { log, d in
             log.add(.screenOn, at: "20:00", plusDays: d)

@@ -76,9 +76,19 @@ extension UsageModel {
             habit.lastOpen = t
             habit.openCount += 1
         }
-        if lastOpenApp >= 0 && lastOpenApp != app && t - lastOpenTime <= Self.successorWindow {
-            if apps[lastOpenApp] != nil { apps.update(lastOpenApp) { $0.follow(with: app, weight: w) } }
+        // Each app opened within the successor window before counts this one as following it,
+        // once per its open: the chance an app comes soon after another, not only right after.
+        recentOpens.removeAll { t - $0.time > Self.successorWindow }
+        var counted: [Int32] = []
+        for before in recentOpens.reversed() {
+            if before.app == app { break }  // the earlier ones were followed by this app already
+            if !counted.contains(before.app) && apps[before.app] != nil {
+                apps.update(before.app) { $0.follow(with: app, weight: w) }
+                counted.append(before.app)
+            }
         }
+        recentOpens.append(RecentOpen(app: app, time: t))
+        if recentOpens.count > Self.maxRecentOpens { recentOpens.removeFirst() }
         lastOpenApp = app
         lastOpenTime = t
     }

@@ -18,6 +18,8 @@ extension UsageModel {
         for a in sessionApps { u.string(appName(a)) }
         u.int(Int64(appsAfterPlug.count))
         for a in appsAfterPlug { u.string(appName(a)) }
+        u.int(Int64(recentOpens.count))
+        for o in recentOpens { u.string(appName(o.app)); u.int(o.time) }
         let apps = self.apps.keys.map { id -> (name: String, bytes: [UInt8]) in
             let h = self.apps[id]!
             var w = ModelWriter()
@@ -56,9 +58,14 @@ extension UsageModel {
         let last = try r.string()
         lastOpenApp = last.isEmpty ? -1 : appID(last)
         let n = try r.int()
+        guard n >= 0 && n <= 100_000 else { throw ModelBytes.Corrupt() }
         for _ in 0..<n { sessionApps.append(appID(try r.string())) }
         let plugged = try r.int()
+        guard plugged >= 0 && plugged <= 100_000 else { throw ModelBytes.Corrupt() }
         for _ in 0..<plugged { appsAfterPlug.append(appID(try r.string())) }
+        let recent = try r.int()
+        guard recent >= 0 && recent <= Int64(Self.maxRecentOpens) else { throw ModelBytes.Corrupt() }
+        for _ in 0..<recent { recentOpens.append(RecentOpen(app: appID(try r.string()), time: try r.int())) }
         for (name, bytes) in apps {
             var a = ModelReader(bytes)
             guard try a.int() == ModelBytes.version else { throw ModelBytes.Corrupt() }
@@ -72,6 +79,7 @@ extension UsageModel {
             h.lastOpen = try a.int()
             h.openCount = Int(try a.int())
             let count = try a.int()
+            guard count >= 0 && count <= Int64(Self.maxSuccessors) else { throw ModelBytes.Corrupt() }
             for _ in 0..<count { h.successors.append(AppHabit.Successor(app: appID(try a.string()), weight: try a.float())) }
             self.apps[appID(name)] = h
         }

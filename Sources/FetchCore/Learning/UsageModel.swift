@@ -27,6 +27,12 @@ public struct UsageModel: Sendable, Equatable {
     /// earlier, so that the quarter-hour bins line up with "fetch now for the opens just ahead".
     public static let prefetchLead: Int64 = 2 * Millis.minute
     public static let maxSuccessors = 6
+    public static let maxRecentOpens = 8
+
+    struct RecentOpen: Sendable, Equatable {
+        var app: Int32
+        var time: Int64
+    }
 
     public internal(set) var apps = AppHabits()
     /// Weighted session starts per bin …
@@ -55,6 +61,8 @@ public struct UsageModel: Sendable, Equatable {
     var lastSlot: Int64 = .min
     var sessionApps: [Int32] = []
     var lastOpenApp: Int32 = -1
+    /// The opens of the last ``successorWindow``, at most ``maxRecentOpens``.
+    var recentOpens: [RecentOpen] = []
     var lastOpenTime: Int64 = .min
     var lastScreenOn: Int64 = .min
 
