@@ -126,6 +126,8 @@ public struct AdaptivePolicy: FetchPolicy {
             if value * calibration >= minimum * pace * cost {
                 decision.fetches.append(app.id)
                 if case .window = app.settings.content {
+                    // A fetch before the open came expected rescues of its own, and brought none.
+                    if let earlier = state.waiting[app.id] { state.expected += earlier.value }
                     state.waiting[app.id] = Waiting(start: now, value: value, failures: app.failed + app.terminated,
                                                     previousOpen: app.lastOpen)
                 }
