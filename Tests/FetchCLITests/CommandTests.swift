@@ -27,6 +27,32 @@ struct CommandTests {
         #expect(rates[3] == rates.max()!)
     }
 
+    @Test func benchFrontierSweepsEachFamilyInOnePassAndReadsItAtTheOraclesEnergy() throws {
+        let r = try Fetchsched.run(["bench", Self.sample, "--policies", "none,ios,adaptive", "--frontier", "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        let top = try #require(try json(r.out) as? [String: Any])
+        let policies = try #require(top["policies"] as? [[String: Any]]).compactMap { $0["policy"] as? String }
+        let sweeps = Frontier.sweeps.flatMap(\.policies)
+        #expect(policies == ["none", "ios", "adaptive"] + sweeps + ["oracle"])
+        let frontiers = try #require(top["frontiers"] as? [[String: Any]])
+        #expect(frontiers.compactMap { $0["family"] as? String } == ["adaptive", "fixed"])
+        for f in frontiers {
+            let points = try #require(f["points"] as? [[String: Any]])
+            let energies = points.map { $0["energyJoules"] as! Double }
+            #expect(energies == energies.sorted())
+            let oracle = try #require(f["oracle"] as? [String: Any])
+            // Read on the curve: never above its best point nor the oracle.
+            let at = try #require(f["rescuedAtOracleEnergy"] as? Double)
+            let best = try #require((f["best"] as? [String: Any])?["rescuedOpens"] as? Int)
+            #expect(at >= 0 && at <= Double(best) && at <= Double(oracle["rescuedOpens"] as! Int))
+            let compared = try #require(f["atEnergyOf"] as? [[String: Any]]).compactMap { $0["policy"] as? String }
+            #expect(compared == ["none", "ios", "oracle"])
+        }
+        let table = try Fetchsched.run(["bench", Self.sample, "--policies", "none,ios,adaptive", "--frontier", "--format", "markdown"])
+        #expect(table.out.contains("| family | points | oracle J | rescued at oracle J |"))
+        #expect(table.out.contains("| policy | stale opens | after a screen_on | after another app's open | tick only |"))
+    }
+
     @Test func replayJSONIsOneObjectAndTheSameBytesEveryRun() throws {
         let args = ["replay", Self.sample, "--policy", "oracle", "--format", "json", "--seed", "7"]
         let a = try Fetchsched.run(args), b = try Fetchsched.run(args)
@@ -162,6 +188,15 @@ struct ReportTests {
         let again = dir + "/again.html"
         _ = try Fetchsched.run(args.dropLast(6) + ["--report", again, "--user", "user-0003", "--day", "2025-01-08"])
         #expect(try String(contentsOfFile: again, encoding: .utf8) == html)
+    }
+
+    @Test func theFrontierReportAddsItsChartAndTable() throws {
+        let path = Fetchsched.temp() + "/frontier.html"
+        let r = try Fetchsched.run(["bench", CommandTests.sample, "--policies", "none,ios", "--frontier", "--report", path])
+        #expect(r.status == 0, "\(r.err)")
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(html.components(separatedBy: "<svg").count - 1 == 5)  // the four, and the frontiers
+        #expect(html.contains("Frontiers: rescued opens at equal energy") && html.contains("<td>adaptive</td>"))
     }
 
     @Test func aBadDayIsRefused() throws {

@@ -22,7 +22,7 @@ struct AdaptivePolicyTests {
         }
         // The default spends where it is worth it: most of what the oracle rescues, within the budget.
         let adaptive = r["adaptive"]!.total, oracle = Double(r["oracle"]!.total.rescuedOpens)
-        #expect(Double(adaptive.rescuedOpens) >= 0.8 * oracle)
+        #expect(Double(adaptive.rescuedOpens) >= 0.75 * oracle)
         #expect(adaptive.violations == .zero)
     }
 

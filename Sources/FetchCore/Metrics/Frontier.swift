@@ -11,6 +11,13 @@ public struct Frontier: Sendable, Encodable {
         public var energyJoules: Double
         public var rescuedOpens: Int
         public var freshRate: Double
+
+        public init(policy: String, energyJoules: Double, rescuedOpens: Int, freshRate: Double) {
+            self.policy = policy
+            self.energyJoules = energyJoules
+            self.rescuedOpens = rescuedOpens
+            self.freshRate = freshRate
+        }
     }
 
     public var family: String
