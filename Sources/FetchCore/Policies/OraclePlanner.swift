@@ -14,7 +14,8 @@ struct OraclePlanner {
         var app: Int32
         var open: Int64
         var from: Int64
-        var energy: Int64 = 0
+        /// Its cheapest options without the planned fetches' wakes, cheapest first.
+        var options: [Option] = []
     }
 
     /// A fetch the oracle can make: when, what it runs, what it costs and what the engine will
@@ -66,7 +67,13 @@ struct OraclePlanner {
                 let before = context.network
                 context.apply(e)
                 if context.network != before { changes.append(t) }
-                if timeline.last!.start == t { timeline[timeline.count - 1].context = context } else { timeline.append((t, context)) }
+                // Only the network and what forbids fetching matter here: other changes start no stretch.
+                let last = timeline[timeline.count - 1]
+                if last.start == t || (last.context.network == context.network && last.context.blocker == context.blocker) {
+                    timeline[timeline.count - 1].context = context
+                } else {
+                    timeline.append((t, context))
+                }
             }
             // The engine wakes the radio at every wake opportunity and open (UserSimulator.wakeRadio).
             if (e.kind.isWakeOpportunity || e.kind == .open) && context.network != .none {
@@ -80,12 +87,13 @@ struct OraclePlanner {
             if c < changes.count { wakes[i].until = min(wakes[i].until, changes[c]) }
         }
         var needs = self.needs(opens, now: now)
-        for i in needs.indices { needs[i].energy = best(for: needs[i], selected: [])?.energy ?? .max }
-        needs.removeAll { $0.energy == .max }
-        needs.sort { ($0.energy, $0.open) < ($1.energy, $1.open) }
+        for i in needs.indices { needs[i].options = options(for: needs[i], selected: [], start: [], everywhere: true) }
+        needs.removeAll { $0.options.isEmpty }
+        needs.sort { ($0.options[0].energy, $0.open) < ($1.options[0].energy, $1.open) }
         var selected: [Option] = []
         for need in needs {
-            for o in options(for: need, selected: selected) {
+            // The planned fetches' wakes may offer cheaper moments: only those are tried again.
+            for o in options(for: need, selected: selected, start: need.options, everywhere: false) {
                 if let at = insertion(o, into: selected) {
                     selected.insert(o, at: at)
                     break
@@ -124,20 +132,18 @@ struct OraclePlanner {
         return out
     }
 
-    private func best(for need: Need, selected: [Option]) -> Option? {
-        options(for: need, selected: selected, keep: 1).first
-    }
-
-    /// The cheapest few moments for a fetch that makes `need`'s open fresh, cheapest first.
+    /// The cheapest few moments for a fetch that makes `need`'s open fresh, cheapest first,
+    /// beginning with `start`.
     ///
-    /// The moments tried: the last seconds before the open, a coarse sweep of the whole span,
-    /// the ends of the stretches whose context allows a fetch, and moments when the radio is
-    /// awake anyway (after a wake event, or during and after a planned fetch).
-    private func options(for need: Need, selected: [Option], keep: Int = 3) -> [Option] {
+    /// The moments tried `everywhere`: the last seconds before the open, a coarse sweep of the
+    /// whole span, the ends of the stretches whose context allows a fetch, and moments when the
+    /// radio is awake after a wake event; and always, moments during and after a planned fetch.
+    private func options(for need: Need, selected: [Option], start: [Option], everywhere: Bool) -> [Option] {
+        let keep = 3
         let settings = view.settings(need.app)
         let costs = view.app(need.app)?.costs ?? FetchCosts(settings: settings, energy: view.scenario.energy)
         let appHash = view.catalog.hash(need.app)
-        var kept: [Option] = []
+        var kept = start
         func probe(_ s: Int64) {
             guard s >= need.from, s < need.open, !kept.contains(where: { $0.time == s }) else { return }
             let context = self.context(before: s)
@@ -157,30 +163,58 @@ struct OraclePlanner {
                 if kept.count > keep { kept.removeLast() }
             }
         }
-        let step = Millis.second / 2
-        for k in 1...24 { probe(need.open - Int64(k) * step) }
-        let sweep = max(Millis.minute, (need.open - need.from) / 32)
-        for k in 0..<32 { probe(need.open - 12 * Millis.second - Int64(k) * sweep) }
-        // The last moments of each stretch that allows a fetch (a moment at a change still sees the old context).
-        var boundaries = 0
-        for seg in timeline.reversed() where seg.start < need.open {
-            if seg.start <= need.from || boundaries == 16 { break }
-            boundaries += 1
-            for k in 0..<4 { probe(seg.start - Int64(k) * step) }
+        func probe(_ span: Span) {
+            let width = max(1, span.until - span.from - 1)
+            for k in 0..<6 { probe(span.from + 1 + width * Int64(k) / 5) }
         }
-        for spans in [wakes, selected.map { Span(from: $0.time, until: $0.time + $0.runMs + view.scenario.energy.radio($0.network).tail, network: $0.network) }] {
-            var seen = 0
-            var i = Self.lastIndex(spans, before: need.open)
-            while i >= 0 && seen < 16 {
-                let span = spans[i]
+        if everywhere {
+            let step = Millis.second / 2
+            for k in 1...16 { probe(need.open - Int64(k) * step) }
+            let sweep = max(Millis.minute, (need.open - need.from) / 24)
+            for k in 0..<24 { probe(need.open - 8 * Millis.second - Int64(k) * sweep) }
+            // The last moments of each stretch that allows a fetch (a moment at a change still sees the old context).
+            var boundaries = 0
+            var i = timeline.count - 1
+            while i > 0 && boundaries < 16 {
+                let start = timeline[i].start
                 i -= 1
-                if span.until <= need.from { if span.from + maxTail + Millis.deadline < need.from { break } else { continue } }
-                seen += 1
-                let width = max(1, span.until - span.from - 1)
-                for k in 0..<6 { probe(span.from + 1 + width * Int64(k) / 5) }
+                if start >= need.open { continue }
+                if start <= need.from { break }
+                boundaries += 1
+                for k in 0..<4 { probe(start - Int64(k) * step) }
+            }
+            var seen = 0
+            var w = Self.lastIndex(wakes, before: need.open)
+            while w >= 0 && seen < 16 && wakes[w].from + maxTail >= need.from {
+                if wakes[w].until > need.from {
+                    seen += 1
+                    probe(wakes[w])
+                }
+                w -= 1
             }
         }
+        var j = Self.firstIndex(selected, atOrAfter: need.open) - 1
+        var seen = 0
+        while j >= 0 && seen < 16 && selected[j].time + Millis.deadline + maxTail >= need.from {
+            let o = selected[j]
+            let span = Span(from: o.time, until: o.time + o.runMs + view.scenario.energy.radio(o.network).tail, network: o.network)
+            if span.until > need.from {
+                seen += 1
+                probe(span)
+            }
+            j -= 1
+        }
         return kept
+    }
+
+    /// The index of the first planned fetch at or after `t` (the count when none is).
+    private static func firstIndex(_ selected: [Option], atOrAfter t: Int64) -> Int {
+        var lo = 0, hi = selected.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if selected[mid].time < t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// The index of the last span starting before `t`, -1 when none does.
@@ -201,7 +235,7 @@ struct OraclePlanner {
             i -= 1
         }
         let tail = view.scenario.energy.radio(network).tail
-        var j = selected.firstIndex { $0.time >= s } ?? selected.count
+        var j = Self.firstIndex(selected, atOrAfter: s)
         while j > 0 {
             j -= 1
             let o = selected[j]
