@@ -148,11 +148,17 @@ struct OraclePlanner {
             guard s >= need.from, s < need.open, !kept.contains(where: { $0.time == s }) else { return }
             let context = self.context(before: s)
             guard context.blocker == nil else { return }
+            let n = context.network
+            let shared = awake(at: s, network: n, selected: selected)
+            // No draw can make this moment cheaper than the wake and the payload: skip the draw
+            // when the options kept already cost less.
+            if kept.count == keep,
+               view.scenario.energy.fetchMicroJ(ms: 0, bytes: settings.profile.bytes, network: n, sharedWake: shared) >= kept[keep - 1].energy {
+                return
+            }
             let draw = FetchDraw.at(s, seed: view.seed, userHash: view.userHash, appHash: appHash, profile: settings.profile,
                                     sigma: costs.sigma, hasNewData: true)
             guard draw.result.refreshes, s + draw.runMs <= need.open else { return }
-            let n = context.network
-            let shared = awake(at: s, network: n, selected: selected)
             let o = Option(time: s, app: need.app, runMs: draw.runMs, network: n,
                            energy: view.scenario.energy.fetchMicroJ(ms: draw.runMs, bytes: draw.bytes, network: n, sharedWake: shared),
                            cellularBytes: n == .cellular ? draw.bytes : 0,
@@ -168,6 +174,16 @@ struct OraclePlanner {
             for k in 0..<6 { probe(span.from + 1 + width * Int64(k) / 5) }
         }
         if everywhere {
+            // Moments when the radio is awake anyway first: they are the cheap ones.
+            var seen = 0
+            var w = Self.lastIndex(wakes, before: need.open)
+            while w >= 0 && seen < 16 && wakes[w].from + maxTail >= need.from {
+                if wakes[w].until > need.from {
+                    seen += 1
+                    probe(wakes[w])
+                }
+                w -= 1
+            }
             let step = Millis.second / 2
             for k in 1...16 { probe(need.open - Int64(k) * step) }
             let sweep = max(Millis.minute, (need.open - need.from) / 24)
@@ -182,15 +198,6 @@ struct OraclePlanner {
                 if start <= need.from { break }
                 boundaries += 1
                 for k in 0..<4 { probe(start - Int64(k) * step) }
-            }
-            var seen = 0
-            var w = Self.lastIndex(wakes, before: need.open)
-            while w >= 0 && seen < 16 && wakes[w].from + maxTail >= need.from {
-                if wakes[w].until > need.from {
-                    seen += 1
-                    probe(wakes[w])
-                }
-                w -= 1
             }
         }
         var j = Self.firstIndex(selected, atOrAfter: need.open) - 1
