@@ -176,7 +176,7 @@ struct OraclePlanner {
         if everywhere {
             // Moments when the radio is awake anyway first: they are the cheap ones.
             var seen = 0
-            var w = Self.lastIndex(wakes, before: need.open)
+            var w = Self.countEarlier(wakes) { $0.from < need.open } - 1
             while w >= 0 && seen < 16 && wakes[w].from + maxTail >= need.from {
                 if wakes[w].until > need.from {
                     seen += 1
@@ -200,7 +200,7 @@ struct OraclePlanner {
                 for k in 0..<4 { probe(start - Int64(k) * step) }
             }
         }
-        var j = Self.firstIndex(selected, atOrAfter: need.open) - 1
+        var j = Self.countEarlier(selected) { $0.time < need.open } - 1
         var seen = 0
         while j >= 0 && seen < 16 && selected[j].time + Millis.deadline + maxTail >= need.from {
             let o = selected[j]
@@ -214,35 +214,26 @@ struct OraclePlanner {
         return kept
     }
 
-    /// The index of the first planned fetch at or after `t` (the count when none is).
-    private static func firstIndex(_ selected: [Option], atOrAfter t: Int64) -> Int {
-        var lo = 0, hi = selected.count
+    /// How many leading elements of `items` satisfy `isEarlier` (all that do come first): a
+    /// binary search over events, stretches and planned fetches kept in time order.
+    private static func countEarlier<T>(_ items: [T], _ isEarlier: (T) -> Bool) -> Int {
+        var lo = 0, hi = items.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if selected[mid].time < t { lo = mid + 1 } else { hi = mid }
+            if isEarlier(items[mid]) { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
 
-    /// The index of the last span starting before `t`, -1 when none does.
-    private static func lastIndex(_ spans: [Span], before t: Int64) -> Int {
-        var lo = 0, hi = spans.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if spans[mid].from < t { lo = mid + 1 } else { hi = mid }
-        }
-        return lo - 1
-    }
-
     /// Whether the radio is awake on `network` at `s` before anything else happens then.
     private func awake(at s: Int64, network: Network, selected: [Option]) -> Bool {
-        var i = Self.lastIndex(wakes, before: s)
+        var i = Self.countEarlier(wakes) { $0.from < s } - 1
         while i >= 0 && wakes[i].from >= s - maxTail {
             if wakes[i].until >= s && wakes[i].network == network { return true }
             i -= 1
         }
         let tail = view.scenario.energy.radio(network).tail
-        var j = Self.firstIndex(selected, atOrAfter: s)
+        var j = Self.countEarlier(selected) { $0.time < s }
         while j > 0 {
             j -= 1
             let o = selected[j]
@@ -288,11 +279,6 @@ struct OraclePlanner {
 
     /// The device context a moment at `t` sees: events at `t` itself come after it.
     private func context(before t: Int64) -> DeviceContext {
-        var lo = 0, hi = timeline.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if timeline[mid].start < t { lo = mid + 1 } else { hi = mid }
-        }
-        return timeline[max(0, lo - 1)].context
+        timeline[max(0, Self.countEarlier(timeline) { $0.start < t } - 1)].context
     }
 }

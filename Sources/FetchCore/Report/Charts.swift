@@ -1,67 +1,73 @@
 /// The report's comparison charts.
 enum Charts {
+    /// A chart of rescued opens (y) against energy (x) scaled to `reports`, its axes drawn.
+    struct EnergyPlot {
+        var svg: SVG
+        let x: (Double) -> Double
+        let y: (Double) -> Double
+        let top: Double, right: Double, bottom: Double
+
+        init(_ reports: [ReplayReport], height: Double, right: Double, bottom: Double) {
+            svg = SVG(width: 640, height: height)
+            let (left, top) = (70.0, 20.0)
+            let xt = SVG.ticks(upTo: max(1, reports.map { Double($0.total.energyMicroJ) / 1e6 }.max() ?? 1))
+            let yt = SVG.ticks(upTo: max(1, reports.map { Double($0.total.rescuedOpens) }.max() ?? 1))
+            let x = { (v: Double) in left + v / xt.last! * (right - left) }
+            let y = { (v: Double) in bottom - v / yt.last! * (bottom - top) }
+            (self.x, self.y, self.top, self.right, self.bottom) = (x, y, top, right, bottom)
+            axes(&svg, xt, yt, x, y, left, right, top, bottom, xLabel: "energy (J)", yLabel: "rescued opens")
+        }
+
+        /// One policy as a labelled point.
+        mutating func point(_ r: ReplayReport, color: String, radius: Double) {
+            let energy = Double(r.total.energyMicroJ) / 1e6, rescued = Double(r.total.rescuedOpens)
+            svg.circle(x(energy), y(rescued), radius, fill: color,
+                       title: "\(r.policy): \(r.total.rescuedOpens) rescued, \(ReportText.fixed(energy, 1)) J")
+            let nearEdge = x(energy) > right - 90
+            svg.text(x(energy) + (nearEdge ? -9 : 9), y(rescued) + 4, r.policy, anchor: nearEdge ? "end" : "start", fill: color)
+        }
+    }
+
     /// rescuedOpens (y) against energy (x), one labelled point per policy.
     static func rescuedAgainstEnergy(_ reports: [ReplayReport]) -> String {
-        var s = SVG(width: 640, height: 360)
-        let (left, right, top, bottom) = (70.0, 610.0, 20.0, 310.0)
-        let energy = reports.map { Double($0.total.energyMicroJ) / 1e6 }
-        let rescued = reports.map { Double($0.total.rescuedOpens) }
-        let xt = SVG.ticks(upTo: max(1, energy.max() ?? 1)), yt = SVG.ticks(upTo: max(1, rescued.max() ?? 1))
-        let x = { (v: Double) in left + v / xt.last! * (right - left) }
-        let y = { (v: Double) in bottom - v / yt.last! * (bottom - top) }
-        axes(&s, xt, yt, x, y, left, right, top, bottom, xLabel: "energy (J)", yLabel: "rescued opens")
-        for (i, r) in reports.enumerated() {
-            let color = SVG.palette[i % SVG.palette.count]
-            s.circle(x(energy[i]), y(rescued[i]), 6, fill: color,
-                     title: "\(r.policy): \(r.total.rescuedOpens) rescued, \(ReportText.fixed(energy[i], 1)) J")
-            let nearEdge = x(energy[i]) > right - 90
-            s.text(x(energy[i]) + (nearEdge ? -9 : 9), y(rescued[i]) + 4, r.policy, anchor: nearEdge ? "end" : "start", fill: color)
-        }
-        return s.svg
+        var plot = EnergyPlot(reports, height: 360, right: 610, bottom: 310)
+        for (i, r) in reports.enumerated() { plot.point(r, color: SVG.palette[i % SVG.palette.count], radius: 6) }
+        return plot.svg.svg
     }
 
     /// The frontiers: per family a line through its points (rescued opens against energy), the
     /// policies without a knob as labelled points, the oracle as a ringed point, and a dashed
     /// line at the oracle's energy where the frontiers are read.
     static func frontiers(_ frontiers: [Frontier], _ reports: [ReplayReport]) -> String {
-        var s = SVG(width: 640, height: 380)
-        let (left, right, top, bottom) = (70.0, 600.0, 20.0, 320.0)
-        let energy = reports.map { Double($0.total.energyMicroJ) / 1e6 }
-        let rescued = reports.map { Double($0.total.rescuedOpens) }
-        let xt = SVG.ticks(upTo: max(1, energy.max() ?? 1)), yt = SVG.ticks(upTo: max(1, rescued.max() ?? 1))
-        let x = { (v: Double) in left + v / xt.last! * (right - left) }
-        let y = { (v: Double) in bottom - v / yt.last! * (bottom - top) }
-        axes(&s, xt, yt, x, y, left, right, top, bottom, xLabel: "energy (J)", yLabel: "rescued opens")
+        var plot = EnergyPlot(reports, height: 380, right: 600, bottom: 320)
+        let (x, y, top, bottom) = (plot.x, plot.y, plot.top, plot.bottom)
         if let o = frontiers.first?.oracle {
             for k in 0..<30 {
                 let (a, b) = (top + Double(k) * 10, top + Double(k) * 10 + 5)
-                if a < bottom { s.line(x(o.energyJoules), a, x(o.energyJoules), min(b, bottom), "#999") }
+                if a < bottom { plot.svg.line(x(o.energyJoules), a, x(o.energyJoules), min(b, bottom), "#999") }
             }
         }
         for (i, f) in frontiers.enumerated() {
             let color = SVG.palette[i % SVG.palette.count]
-            s.polyline([(x(0), y(0))] + f.points.map { (x($0.energyJoules), y(Double($0.rescuedOpens))) }, color)
+            plot.svg.polyline([(x(0), y(0))] + f.points.map { (x($0.energyJoules), y(Double($0.rescuedOpens))) }, color)
             for p in f.points {
-                s.circle(x(p.energyJoules), y(Double(p.rescuedOpens)), 3.5, fill: color,
-                         title: "\(p.policy): \(p.rescuedOpens) rescued, \(ReportText.fixed(p.energyJoules, 1)) J")
+                plot.svg.circle(x(p.energyJoules), y(Double(p.rescuedOpens)), 3.5, fill: color,
+                                title: "\(p.policy): \(p.rescuedOpens) rescued, \(ReportText.fixed(p.energyJoules, 1)) J")
             }
             if let last = f.points.last {
-                s.text(x(last.energyJoules) - 6, y(Double(last.rescuedOpens)) - 8, f.family, anchor: "end", fill: color)
+                plot.svg.text(x(last.energyJoules) - 6, y(Double(last.rescuedOpens)) - 8, f.family, anchor: "end", fill: color)
             }
             if let at = f.rescuedAtOracleEnergy, let o = f.oracle {
-                s.circle(x(o.energyJoules), y(at), 5, fill: "none", stroke: color,
-                         title: "\(f.family) at the oracle's energy: \(ReportText.fixed(at, 1)) rescued")
+                plot.svg.circle(x(o.energyJoules), y(at), 5, fill: "none", stroke: color,
+                                title: "\(f.family) at the oracle's energy: \(ReportText.fixed(at, 1)) rescued")
             }
         }
-        let single = reports.indices.filter { Frontier.family(of: reports[$0].policy) == nil }
-        for (k, i) in single.enumerated() {
-            let color = reports[i].policy == "oracle" ? "#000" : SVG.palette[(frontiers.count + k) % SVG.palette.count]
-            s.circle(x(energy[i]), y(rescued[i]), reports[i].policy == "oracle" ? 7 : 5, fill: color,
-                     title: "\(reports[i].policy): \(reports[i].total.rescuedOpens) rescued, \(ReportText.fixed(energy[i], 1)) J")
-            let nearEdge = x(energy[i]) > right - 90
-            s.text(x(energy[i]) + (nearEdge ? -9 : 9), y(rescued[i]) + 4, reports[i].policy, anchor: nearEdge ? "end" : "start", fill: color)
+        let single = reports.filter { Frontier.family(of: $0.policy) == nil }
+        for (k, r) in single.enumerated() {
+            let oracle = r.policy == "oracle"
+            plot.point(r, color: oracle ? "#000" : SVG.palette[(frontiers.count + k) % SVG.palette.count], radius: oracle ? 7 : 5)
         }
-        return s.svg
+        return plot.svg.svg
     }
 
     /// freshRate per policy, as horizontal bars.
