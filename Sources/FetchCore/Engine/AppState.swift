@@ -44,11 +44,7 @@ public struct AppState: Sendable {
     /// Whether content refreshed at `refreshed` is still fresh at `t`. For the `updates`
     /// model the update process must have been advanced to `t`.
     public func isFresh(refreshed: Int64, at t: Int64) -> Bool {
-        guard refreshed != .min else { return false }
-        switch settings.content {
-        case .window(let w): return t - refreshed <= w
-        case .updates: return refreshed >= (updates?.last ?? .min)
-        }
+        refreshed != .min && refreshed >= settings.content.freshFrom(open: t, lastUpdate: updates?.last ?? .min)
     }
 
     /// Counts a fetch's result in the app's record (its reliability, for policies).

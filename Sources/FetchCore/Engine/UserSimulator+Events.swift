@@ -59,11 +59,7 @@ extension UserSimulator {
             }
         } else {
             if let stale = a.staleness(at: now) { tally.staleness.record(seconds: stale / 1000) }
-            let since: Int64
-            switch a.settings.content {
-            case .window(let w): since = now - w
-            case .updates: since = a.updates?.last ?? .min
-            }
+            let since = a.settings.content.freshFrom(open: now, lastUpdate: a.updates?.last ?? .min)
             tally.missed.count(MissedTally.lastChance(open: now, since: since, screenOn: lastScreenOn,
                                                       otherOpen: lastOpenApp == id ? lastOtherOpen : lastOpen))
         }

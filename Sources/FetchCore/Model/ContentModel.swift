@@ -16,6 +16,15 @@ public enum ContentModel: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The earliest content time that makes an open at `open` fresh, given the server's last
+    /// update before it (ignored for `window` content).
+    public func freshFrom(open: Int64, lastUpdate: Int64) -> Int64 {
+        switch self {
+        case .window(let w): open - w
+        case .updates: lastUpdate
+        }
+    }
+
     public var description: String {
         switch self {
         case .window(let ms): "window:\(DurationText.format(ms))"

@@ -18,6 +18,8 @@ public enum InputBounds {
     /// The shortest mean gap of an `updates:` content model: shorter ones would make the
     /// engine step through more updates than a log has events.
     public static let minUpdateGap: Int64 = Millis.minute
+    /// `adaptive`'s minimum of expected rescues per joule: more than 0, at most this.
+    public static let maxRescuesPerJoule = 10.0
 
     /// Why `name` is not an acceptable name, or nil when it is: 1 to `maxNameBytes` bytes with
     /// no control character (NUL, escape, newline, DEL …).

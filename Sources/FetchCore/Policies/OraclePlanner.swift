@@ -114,18 +114,14 @@ struct OraclePlanner {
             let r = refreshed[app] ?? (view.app(app)?.refreshedAt ?? .min)
             refreshed[app] = to
             if settings.interval == .never { continue }
-            let lower: Int64
-            switch settings.content {
-            case .window(let w):
-                if r != .min && to - r <= w { continue }
-                lower = to - w
-            case .updates:
+            var lastUpdate = Int64.min
+            if case .updates = settings.content {
                 guard var p = updates[app] ?? view.contentUpdates(app) else { continue }
-                let u = p.advance(to: to)
+                lastUpdate = p.advance(to: to)
                 updates[app] = p
-                if r != .min && r >= u { continue }
-                lower = u
             }
+            let lower = settings.content.freshFrom(open: to, lastUpdate: lastUpdate)
+            if r != .min && r >= lower { continue }  // fresh without a background fetch
             let from = max(lower, now + 1)
             if from < to { out.append(Need(app: app, open: to, from: from)) }
         }

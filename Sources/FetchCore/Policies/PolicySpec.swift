@@ -12,7 +12,7 @@ public enum PolicySpec {
         case "push-adaptive": return PushAdaptivePolicy(alsoFetch: false)
         case "adaptive+push": return PushAdaptivePolicy(alsoFetch: true)
         default:
-            if text.hasPrefix("adaptive:"), let price = Double(text.dropFirst(9)), price > 0, price <= 10 {
+            if text.hasPrefix("adaptive:"), let price = Double(text.dropFirst(9)), price > 0, price <= InputBounds.maxRescuesPerJoule {
                 var p = AdaptivePolicy(minRescuesPerJoule: price)
                 p.label = text
                 return p

@@ -70,7 +70,7 @@ extension Scenario {
             try pushes.finish()
         }
         if var adaptive = try top.object("adaptive") {
-            if let v = try adaptive.number("minRescuesPerJoule", above: 0, atMost: 10) { s.minRescuesPerJoule = v }
+            if let v = try adaptive.number("minRescuesPerJoule", above: 0, atMost: InputBounds.maxRescuesPerJoule) { s.minRescuesPerJoule = v }
             try adaptive.finish()
         }
         if var apps = try top.object("apps") {
