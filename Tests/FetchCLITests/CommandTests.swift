@@ -33,7 +33,7 @@ struct CommandTests {
         let top = try #require(try json(r.out) as? [String: Any])
         let policies = try #require(top["policies"] as? [[String: Any]]).compactMap { $0["policy"] as? String }
         let sweeps = Frontier.sweeps.flatMap(\.policies)
-        #expect(policies == ["none", "ios", "adaptive"] + sweeps + ["oracle"])
+        #expect(policies == ["none", "ios", "adaptive"] + sweeps + ["oracle", "oracle:opens"])
         let frontiers = try #require(top["frontiers"] as? [[String: Any]])
         #expect(frontiers.compactMap { $0["family"] as? String } == ["adaptive", "fixed"])
         for f in frontiers {
@@ -46,7 +46,7 @@ struct CommandTests {
             let best = try #require((f["best"] as? [String: Any])?["rescuedOpens"] as? Int)
             #expect(at >= 0 && at <= Double(best) && at <= Double(oracle["rescuedOpens"] as! Int))
             let compared = try #require(f["atEnergyOf"] as? [[String: Any]]).compactMap { $0["policy"] as? String }
-            #expect(compared == ["none", "ios", "oracle"])
+            #expect(compared == ["none", "ios", "oracle", "oracle:opens"])
         }
         let table = try Fetchsched.run(["bench", Self.sample, "--policies", "none,ios,adaptive", "--frontier", "--format", "markdown"])
         #expect(table.out.contains("| family | points | oracle J | rescued at oracle J |"))

@@ -5,7 +5,7 @@ import Testing
 /// DESIGN.md's five hard rules hold over many random logs whatever a policy asks; the check
 /// here rebuilds every fact from the log and the trace, independently of the engine's audit.
 struct HardRuleTests {
-    static let policies: [String] = ["greedy", "random", "fixed:15m", "fixed:1m", "oracle", "none", "adaptive", "ios", "android",
+    static let policies: [String] = ["greedy", "random", "fixed:15m", "fixed:1m", "oracle", "oracle:opens", "none", "adaptive", "ios", "android",
                                            "push-greedy", "push-adaptive", "adaptive+push"]
 
     func policy(_ name: String, log: RandomLog, seed: UInt64) -> any FetchPolicy {

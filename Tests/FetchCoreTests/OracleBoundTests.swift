@@ -6,7 +6,7 @@ import Testing
 /// for any user, than `oracle` does.
 struct OracleBoundTests {
     static let policies = ["none", "fixed:1m", "fixed:15m", "fixed:2h", "ios", "android", "adaptive", "adaptive:0.04",
-                           "adaptive:0.01", "adaptive:0.001", "adaptive+push"]
+                           "adaptive:0.01", "adaptive:0.001", "adaptive+push", "oracle:opens"]
 
     /// The oracle plans the fetches; paths the engine runs on its own (silent pushes in the log,
     /// location wakes) and background transfers are outside its plan (see ``OraclePolicy``).
@@ -47,5 +47,17 @@ struct OracleBoundTests {
         let r = log.replay(OraclePolicy(), scenario: scenario, seed: seed, trace: trace)
         #expect(r.total.failed + r.total.terminated == 0)
         #expect(trace.rows.allSatisfy { $0.refusal == nil })
+    }
+
+    @Test(arguments: 0..<8)
+    func theOracleThatKnowsOnlyTheOpensFetchesOnceAtMostForEachOpenItCouldRescue(seed: UInt64) {
+        let (log, scenario) = Self.case_(seed)
+        let none = log.replay(NonePolicy(), scenario: scenario, seed: seed).total
+        let r = log.replay(OraclePolicy(knowsDraws: false), scenario: scenario, seed: seed)
+        #expect(r.policy == "oracle:opens")
+        // Blind to the draws, some fetches fail, run late or cost more than planned (and so may
+        // find a later one refused), but most rescue the open they were for.
+        #expect(r.total.fetches <= none.opens - none.freshOpens)
+        #expect(Double(r.total.rescuedOpens) >= 0.5 * Double(r.total.fetches), "seed \(seed)")
     }
 }

@@ -99,4 +99,27 @@ struct UsageModelTests {
         #expect(m.apps[log.apps.id("hub")]!.successors.count == UsageModel.maxSuccessors)
         #expect(m.apps.values.allSatisfy { $0.opens.count == UsageModel.bins })
     }
+
+    @Test(arguments: [45, 70, 100])
+    func anAppUsedInARhythmIsExpectedBackWhenItsGapEndsAndNotBefore(everyMinutes: Int) {
+        // Opened every `everyMinutes` from 08:00 to 20:00, ten days running.
+        let (m, log) = model(days: 10, weekdaysOnly: false) { log, d in
+            for k in 0..<(12 * 60 / everyMinutes) {
+                let minutes = 8 * 60 + k * everyMinutes, h = minutes / 60, m = minutes % 60
+                log.open("chat", at: "\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)", plusDays: d)
+            }
+        }
+        let chat = log.apps.id("chat")
+        let last = m.apps[chat]!.lastOpen
+        func chance(afterMinutes a: Int) -> Double {
+            m.reopenProbability(chat, at: last + Int64(a) * Millis.minute, within: 15 * Millis.minute)
+        }
+        // The stretch that holds the usual gap's end, against one well before it.
+        let due = chance(afterMinutes: everyMinutes - 5), early = chance(afterMinutes: everyMinutes / 3)
+        #expect(due > 0.3, "due \(due)")
+        #expect(early < 0.1, "early \(early)")
+        #expect(due > 4 * early)
+        // An app opened once a day is not expected back within any quarter-hour.
+        #expect(m.reopenProbability(log.apps.id("other"), at: last, within: 15 * Millis.minute) < 0.05)
+    }
 }

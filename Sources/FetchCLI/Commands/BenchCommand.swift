@@ -31,7 +31,7 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         var list = try parsePolicies(policies)
         if frontier {
-            for name in Frontier.sweeps.flatMap(\.policies) + ["oracle"] where !list.contains(where: { $0.name == name }) {
+            for name in Frontier.sweeps.flatMap(\.policies) + Frontier.references where !list.contains(where: { $0.name == name }) {
                 list.append(PolicySpec.parse(name)!)
             }
         }

@@ -15,6 +15,11 @@ public struct AppHabit: Sendable, Equatable {
     public internal(set) var afterPlug: Float = 0
     /// The apps opened next (within ten minutes), at most ``UsageModel/maxSuccessors``.
     public internal(set) var successors: [Successor] = []
+    /// Weighted gaps between consecutive opens, per ``UsageModel/gapBounds`` bucket: how soon
+    /// the app tends to be used again (real use comes in bursts and rhythms). Inline, not an
+    /// array: every decision reads it, and an array would cost an allocation per app and a
+    /// reference count per read.
+    public internal(set) var gaps = SIMD16<Float>()
     public internal(set) var lastOpen: Int64 = .min
     public internal(set) var openCount = 0
 
@@ -45,5 +50,6 @@ public struct AppHabit: Sendable, Equatable {
         early *= f
         afterPlug *= f
         for i in successors.indices { successors[i].weight *= f }
+        gaps *= f
     }
 }

@@ -72,6 +72,11 @@ extension UsageModel {
                 }
             }
             if afterPlug { habit.afterPlug += w }
+            if habit.lastOpen != .min && t >= habit.lastOpen {
+                let minutes = Float((t - habit.lastOpen) / Millis.minute)
+                let bucket = Self.gapBounds.indices.first { minutes < Self.gapBounds[$0] } ?? Self.gapBounds.scalarCount - 1
+                habit.gaps[bucket] += w
+            }
             habit.allOpens += w
             habit.lastOpen = t
             habit.openCount += 1

@@ -38,6 +38,27 @@ extension UsageModel {
         return min(1, Double(s.weight / h.allOpens))
     }
 
+    /// Probability that `app` is opened again within `[t, t + span]`, given that it has not been
+    /// since its last open: the share of its past gaps between opens that ended in that stretch
+    /// of time since the last open, among those that lasted at least until `t`, each bucket's
+    /// gaps spread evenly over it. A little prior keeps an app with few gaps from certainty.
+    public func reopenProbability(_ app: Int32, at t: Int64, within span: Int64) -> Double {
+        guard let h = apps[app], h.lastOpen != .min, t >= h.lastOpen else { return 0 }
+        let last = h.lastOpen, gaps = h.gaps
+        let from = Double(t - last) / Double(Millis.minute), to = from + Double(span) / Double(Millis.minute)
+        var within = 0.0, later = 0.0, lower = 0.0
+        for i in gaps.indices {
+            let upper = Double(Self.gapBounds[i]), mass = Double(gaps[i])
+            defer { lower = upper }
+            guard mass > 0, upper > from else { continue }
+            let width = upper - lower
+            later += mass * (upper - max(lower, from)) / width
+            within += mass * max(0, min(upper, to) - max(lower, from)) / width
+        }
+        let k = 0.5 * Double(currentWeight(at: t))
+        return min(1, (within + 0.02 * k) / (later + k))
+    }
+
     /// Probability that a fetch started within `[t, t + span]` is the prefetch of a session-first
     /// open of the app, i.e. that such an open comes within `[t, t + span]` shifted by
     /// ``prefetchLead``: for each quarter-hour bin the span covers, the share of observed days

@@ -1,7 +1,7 @@
 extension UsageModel {
     /// The model as storable records: one for the user, one per app, keyed by app name (ids
-    /// are per run). A user-app record is 192 floats plus about 60 bytes and its successors
-    /// (828–1,005 bytes measured on the sample); the user record about 2.1 KB.
+    /// are per run). A user-app record is 208 floats (time-of-week bins and gaps
+    /// between opens) plus about 60 bytes and its successors; the user record about 2.1 KB.
     public func records(appName: (Int32) -> String) -> (user: [UInt8], apps: [(name: String, bytes: [UInt8])]) {
         var u = ModelWriter()
         u.int(ModelBytes.version)
@@ -30,6 +30,7 @@ extension UsageModel {
             w.int(Int64(h.openCount))
             w.int(Int64(h.successors.count))
             for s in h.successors { w.string(appName(s.app)); w.float(s.weight) }
+            w.floats(h.gaps.indices.map { h.gaps[$0] })
             return (appName(id), w.bytes)
         }
         return (u.bytes, apps)
@@ -81,6 +82,7 @@ extension UsageModel {
             let count = try a.int()
             guard count >= 0 && count <= Int64(Self.maxSuccessors) else { throw ModelBytes.Corrupt() }
             for _ in 0..<count { h.successors.append(AppHabit.Successor(app: appID(try a.string()), weight: try a.float())) }
+            h.gaps = SIMD16(try a.floats(count: h.gaps.scalarCount))
             self.apps[appID(name)] = h
         }
     }

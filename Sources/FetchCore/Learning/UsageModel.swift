@@ -8,8 +8,8 @@ import Darwin
 /// not grow with history.
 ///
 /// Per app: session-first opens per time-of-week bin (96 quarter-hours × weekday/weekend), how often
-/// its opens come late enough after screen_on for a fetch started then to finish, and which
-/// apps follow it. Per user: sessions and quarter-hours observed per bin. Habits change, so old
+/// its opens come late enough after screen_on for a fetch started then to finish, which apps
+/// follow it, and how long the gaps between its opens last. Per user: sessions and quarter-hours observed per bin. Habits change, so old
 /// observations fade with a half-life of five days. Instead of decaying every count at every
 /// event, new observations weigh 2^(t/halfLife) more: every estimate is a ratio, so this is the
 /// same as decaying old ones, at O(1) per event (counts are rescaled before they overflow).
@@ -27,6 +27,9 @@ public struct UsageModel: Sendable, Equatable {
     /// earlier, so that the quarter-hour bins line up with "fetch now for the opens just ahead".
     public static let prefetchLead: Int64 = 2 * Millis.minute
     public static let maxSuccessors = 6
+    /// The upper ends of the buckets of gaps between an app's opens, in minutes; the last
+    /// bucket holds every longer gap and is read as spread over the two days after its start.
+    public static let gapBounds: SIMD16<Float> = [5, 15, 30, 45, 60, 90, 120, 180, 240, 360, 480, 720, 1080, 1440, 2880, 5760]
     public static let maxRecentOpens = 8
 
     struct RecentOpen: Sendable, Equatable {

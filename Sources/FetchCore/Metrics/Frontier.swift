@@ -46,6 +46,10 @@ public struct Frontier: Sendable, Encodable {
         ("fixed", ["fixed:8h", "fixed:4h", "fixed:2h", "fixed:1h", "fixed:30m", "fixed:15m"]),
     ]
 
+    /// The references `bench --frontier` adds: the oracle, where the frontiers are read, and the
+    /// oracle that knows the opens but not the fetches' outcomes (prediction alone).
+    public static let references = ["oracle", "oracle:opens"]
+
     /// The family of a policy name (`adaptive:0.04` and `adaptive` are both `adaptive`), nil
     /// for a policy with no knob.
     public static func family(of policy: String) -> String? {

@@ -13,7 +13,9 @@ import Darwin
 ///   next five minutes, as after earlier plug-ins; at an open, the chance it comes next (or,
 ///   when the open starts a session, that the session includes it); at a tick, the chance its
 ///   habit brings it within the content window — discounted, for users whose screen events
-///   give a cheaper chance, by how often a screen_on comes early enough before it;
+///   give a cheaper chance, by how often a screen_on comes early enough before it; at an open
+///   and at a tick, sharpened by the app's re-open rhythm (the gaps between its opens so far,
+///   given the time since its last);
 /// - times the chance that the open would find stale content (from the content model and the
 ///   app's last refresh), times its reliability (failed and terminated fetches count against it,
 ///   noData lowers it);
@@ -119,11 +121,17 @@ public struct AdaptivePolicy: FetchPolicy {
                 chance = model.hasScreenEvents ? p * (1 - model.lateShare(app.id)) : p
             }
             guard chance > 0 else { continue }
-            let value = Self.value(of: app, chance: chance, stale: stale)
             let pace = paced ?? self.pace(view, &state)
             paced = pace
             let cost = Self.cost(of: app, view: view, sharedWake: sharedWake, megabytePrice: megabytePrice * pace)
-            if value * calibration >= minimum * pace * cost {
+            let bar = minimum * pace * cost
+            // The re-open rhythm raises the chance at most to chance^0.7: most apps fall short
+            // even so, and need not have it computed.
+            let most = Self.value(of: app, chance: Self.sharpened(chance, reopen: 1, point), stale: stale)
+            guard most * calibration * (1 + 1e-9) >= bar else { continue }
+            let reopen = Self.reopenSpan(point, horizon: horizon).map { model.reopenProbability(app.id, at: now, within: $0) } ?? 1
+            let value = Self.value(of: app, chance: Self.sharpened(chance, reopen: reopen, point), stale: stale)
+            if value * calibration >= bar {
                 decision.fetches.append(app.id)
                 if case .window = app.settings.content {
                     // A fetch before the open came expected rescues of its own, and brought none.
@@ -132,6 +140,26 @@ public struct AdaptivePolicy: FetchPolicy {
                                                     previousOpen: app.lastOpen)
                 }
             }
+        }
+    }
+
+    /// The chance of an open from the moment's own signal (successor, time of week), sharpened
+    /// by the app's re-open rhythm over the same stretch: a weighted geometric mean, so that
+    /// either one near zero vetoes the fetch. At a wake the session's own signal is kept as is.
+    static func sharpened(_ chance: Double, reopen: Double, _ point: DecisionPoint) -> Double {
+        switch point {
+        case .open, .tick, .timer: exp(0.7 * log(chance) + 0.3 * log(reopen))
+        case .wake, .contentUpdate: chance
+        }
+    }
+
+    /// How far ahead the re-open chance looks: a successor's window at an open, the horizon of a
+    /// timed decision; nil at a wake, where it is not asked.
+    static func reopenSpan(_ point: DecisionPoint, horizon: Int64) -> Int64? {
+        switch point {
+        case .open: UsageModel.successorWindow
+        case .tick, .timer: horizon
+        case .wake, .contentUpdate: nil
         }
     }
 

@@ -3,6 +3,10 @@
 /// It knows what the engine will do: the opens and context changes to come, when the radio is
 /// awake anyway, and the seeded outcome of a fetch at any moment (``FetchDraw/at(_:seed:userHash:appHash:profile:sigma:hasNewData:deadline:)``).
 /// So every fetch it plans succeeds, finishes before its open, and costs what it planned.
+///
+/// Without the draws (`knowsDraws` false, `oracle:opens`) it plans every fetch as the profile's
+/// typical one: it allows the 95th-percentile duration before the open and counts the median's
+/// energy, and the engine's draws decide the rest.
 struct OraclePlanner {
     struct Entry {
         var time: Int64
@@ -44,11 +48,15 @@ struct OraclePlanner {
     }
 
     let view: UserView
+    let knowsDraws: Bool
     private var timeline: [(start: Int64, context: DeviceContext)] = []
     private var wakes: [Span] = []
     private var maxTail: Int64 = 0
 
-    init(view: UserView) { self.view = view }
+    init(view: UserView, knowsDraws: Bool = true) {
+        self.view = view
+        self.knowsDraws = knowsDraws
+    }
 
     mutating func plan() -> [Entry] {
         let now = view.now.millis, end = view.dayEnd
@@ -152,12 +160,20 @@ struct OraclePlanner {
                view.scenario.energy.fetchMicroJ(ms: 0, bytes: settings.profile.bytes, network: n, sharedWake: shared) >= kept[keep - 1].energy {
                 return
             }
-            let draw = FetchDraw.at(s, seed: view.seed, userHash: view.userHash, appHash: appHash, profile: settings.profile,
-                                    sigma: costs.sigma, hasNewData: true)
-            guard draw.result.refreshes, s + draw.runMs <= need.open else { return }
-            let o = Option(time: s, app: need.app, runMs: draw.runMs, network: n,
-                           energy: view.scenario.energy.fetchMicroJ(ms: draw.runMs, bytes: draw.bytes, network: n, sharedWake: shared),
-                           cellularBytes: n == .cellular ? draw.bytes : 0,
+            let p = settings.profile
+            let (runMs, energyMs, bytes): (Int64, Int64, Int64)
+            if knowsDraws {
+                let draw = FetchDraw.at(s, seed: view.seed, userHash: view.userHash, appHash: appHash, profile: p,
+                                        sigma: costs.sigma, hasNewData: true)
+                guard draw.result.refreshes else { return }
+                (runMs, energyMs, bytes) = (draw.runMs, draw.runMs, draw.bytes)
+            } else {
+                (runMs, energyMs, bytes) = (min(p.durationP95, Millis.deadline), min(p.durationMedian, Millis.deadline), p.bytes)
+            }
+            guard s + runMs <= need.open else { return }
+            let o = Option(time: s, app: need.app, runMs: runMs, network: n,
+                           energy: view.scenario.energy.fetchMicroJ(ms: energyMs, bytes: bytes, network: n, sharedWake: shared),
+                           cellularBytes: n == .cellular ? bytes : 0,
                            worstEnergy: costs.worst(network: n, sharedWake: shared), worstBytes: costs.worstBytes)
             let at = kept.firstIndex { o.isCheaper(than: $0) } ?? kept.count
             if at < keep {

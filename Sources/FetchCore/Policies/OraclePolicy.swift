@@ -14,6 +14,11 @@
 /// of the claim: the content of an app with background transfers arrives with the transfer,
 /// which the oracle does not plan; and a fetch in the last minutes of a day for an open just
 /// after midnight is charged to the new day.
+///
+/// `oracle:opens` (``knowsDraws`` false) knows the opens and the context but not the fetches'
+/// outcomes: it plans each fetch as the app's typical one, so some fail, run late or cost more
+/// than planned. It is the reference for prediction alone: a policy that foresaw every open
+/// would do about as well, while the full oracle also picks lucky draws no policy can know.
 public struct OraclePolicy: FetchPolicy {
     public struct UserState {
         var day: Int64 = .min
@@ -21,9 +26,12 @@ public struct OraclePolicy: FetchPolicy {
         var cursor = 0
     }
 
-    public init() {}
+    /// Whether it foresees each fetch's seeded outcome (`oracle`) or only the opens (`oracle:opens`).
+    public var knowsDraws: Bool
 
-    public var name: String { "oracle" }
+    public init(knowsDraws: Bool = true) { self.knowsDraws = knowsDraws }
+
+    public var name: String { knowsDraws ? "oracle" : "oracle:opens" }
 
     /// A whole local day ahead, with room for an offset change.
     public var lookahead: Int64 { 26 * Millis.hour }
@@ -41,7 +49,7 @@ public struct OraclePolicy: FetchPolicy {
                 decision.wakeAt = view.now + 1
                 return
             }
-            var planner = OraclePlanner(view: view)
+            var planner = OraclePlanner(view: view, knowsDraws: knowsDraws)
             state.plan = planner.plan()
             state.day = day
             state.cursor = 0

@@ -1,11 +1,12 @@
 /// Parses policy names as written on the command line: `none`, `fixed:15m`, `oracle`.
 public enum PolicySpec {
-    public static let known = ["none", "fixed:<duration>", "ios", "android", "adaptive", "push-adaptive", "adaptive+push", "oracle"]
+    public static let known = ["none", "fixed:<duration>", "ios", "android", "adaptive", "push-adaptive", "adaptive+push", "oracle", "oracle:opens"]
 
     public static func parse(_ text: String) -> (any FetchPolicy)? {
         switch text {
         case "none": return NonePolicy()
         case "oracle": return OraclePolicy()
+        case "oracle:opens": return OraclePolicy(knowsDraws: false)
         case "adaptive": return AdaptivePolicy()
         case "ios": return IOSPolicy()
         case "android": return AndroidPolicy()
