@@ -99,4 +99,13 @@ public enum RequestFields {
         }
         return ms
     }
+
+    /// The kind of a wake a device reports: screen_on, plugged or location.
+    public static func wakeKind(_ text: String?, field: String) throws(RequestError) -> WakeKind {
+        guard let text else { throw RequestError("field '\(field)' is missing: screen_on, plugged or location", field: field) }
+        guard let kind = WakeKind(rawValue: text) else {
+            throw RequestError("field '\(field)': '\(InputBounds.printable(text))' is not screen_on, plugged or location", field: field)
+        }
+        return kind
+    }
 }

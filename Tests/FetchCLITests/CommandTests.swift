@@ -160,6 +160,8 @@ struct NextCommandTests {
         #expect((plan["plan"] as? [Any])?.isEmpty == false)
         let explained = try Fetchsched.run(args + ["--explain"])
         #expect(explained.out.contains("you open this app between"))
+        #expect(explained.out.contains("- at your next unlock ("))
+        #expect((plan["triggers"] as? [[String: Any]])?.contains { $0["kind"] as? String == "screen_on" } == true)
         let unknown = try Fetchsched.run(["next", "--db", db, "--user", "user-0001", "--app", "com.example.nothing"])
         #expect(unknown.status == 0 && unknown.out.contains("has not opened"))
         let bad = try Fetchsched.run(["next", "--db", db, "--user", "user-0001", "--app", "x", "--at", "tomorrow"])

@@ -1,6 +1,7 @@
 import FetchCore
 import FetchServer
 import FetchStore
+import FetchTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -267,6 +268,60 @@ struct RouteTests {
                 }
             }
             #expect(answers == [true, false])
+        }
+    }
+
+    @Test func theWakeRouteAnswersWhatTheEngineDecidesAtAScreenOnThen() async throws {
+        let h = try ServerHarness()
+        let (csv, events) = ServerHarness.log(users: 1, days: 8, seed: 2)
+        var source = try ArraySource(csv: csv)
+        var log: [UsageEvent] = []
+        while let e = try source.next() { log.append(e) }
+        let last = log.last!.time.millis
+        // Through the next day, off the tick grid and on it: the engine's rows at a screen_on then.
+        let moments = (0..<10).map { step -> (at: String, engine: [String]) in
+            let t = last + Int64(step) * 150 * Millis.minute + (step % 2 == 0 ? 7 * Millis.minute + 13_000 : Millis.minute)
+            let wake = UsageEvent(time: Instant(millis: t), user: 0, kind: .screenOn, offsetMinutes: log.last!.offsetMinutes)
+            return (LocalTime.isoText(t, offsetMinutes: 60).replacingOccurrences(of: "+", with: "%2B"),
+                    SupposedWake.engineRows(events: log, users: source.users, apps: source.apps, cut: last, wake: wake))
+        }
+        try await h.app.test(.router) { client in
+            _ = try await ServerHarness.ingest(client, events)
+            var fetched = 0
+            for (at, engine) in moments {
+                try await client.execute(uri: "/v1/users/user-0001/wake?kind=screen_on&at=\(at)", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let body = ServerHarness.json(response)
+                    let ran = (body["fetch"] as? [[String: Any]] ?? []).map {
+                        SupposedWake.line(app: $0["app"] as! String, nil, $0["network"] as! String == "cellular" ? .cellular : .wifi,
+                                          Int64((($0["energyJoules"] as! Double) * 1e6).rounded()), ($0["bytes"] as! NSNumber).int64Value)
+                    }
+                    let refused = (body["refused"] as? [[String: Any]] ?? []).map { "\($0["app"] as! String) \($0["refusedBy"] as! String)" }
+                    #expect(ran == engine.filter { $0.contains(" ran ") })
+                    #expect(refused == engine.filter { !$0.contains(" ran ") }.map { $0.split(separator: " ").prefix(2).joined(separator: " ") })
+                    #expect(body["kind"] as? String == "screen_on")
+                    fetched += ran.count
+                }
+            }
+            #expect(fetched > 0)
+            for (query, status) in [("kind=screen_on&at=2025-01-07T00:00:00Z", HTTPResponse.Status.badRequest), ("kind=unlock", .badRequest),
+                                    ("", .badRequest), ("kind=plugged&at=2030-01-01T00:00:00Z", .badRequest)] {
+                try await client.execute(uri: "/v1/users/user-0001/wake?\(query)", method: .get) { #expect($0.status == status, "\(query)") }
+            }
+            try await client.execute(uri: "/v1/users/nobody/wake?kind=screen_on", method: .get) { #expect($0.status == .notFound) }
+        }
+    }
+
+    @Test func thePlanListsWhatTheAppWouldDoAtTheWakesThatMayCome() async throws {
+        let h = try ServerHarness()
+        let (_, events) = ServerHarness.log(users: 1, days: 10)
+        try await h.app.test(.router) { client in
+            _ = try await ServerHarness.ingest(client, events)
+            try await client.execute(uri: "/v1/users/user-0001/apps/com.example.chat/plan", method: .get) { response in
+                let triggers = ServerHarness.json(response)["triggers"] as? [[String: Any]] ?? []
+                #expect(triggers.contains { $0["kind"] as? String == "screen_on" })
+                #expect(triggers.allSatisfy { ($0["reason"] as? String)?.isEmpty == false && ($0["window"] as? [String])?.count == 2 })
+            }
         }
     }
 

@@ -15,6 +15,43 @@ public struct FetchPlan: Sendable {
         public var energyUsedBefore: Int64
     }
 
+    /// What the policy would do at a wake that may come within the horizon: the decision the
+    /// engine takes at such a wake at its likeliest moment, from the state at the plan's start
+    /// with no other events meanwhile (see ``PlanningSession``).
+    public struct Trigger: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            case screenOn, plugged
+            /// Right after the user opens this other app.
+            case open(after: String)
+            /// A silent push from the app's server.
+            case push
+        }
+
+        public var kind: Kind
+        /// The chance of such a wake within the horizon …
+        public var chance: Double
+        /// … likeliest within `[windowStart, windowEnd]` (half of that chance) …
+        public var windowStart: Int64
+        public var windowEnd: Int64
+        /// … and at `time` or earlier with half of it: the moment the decision is taken at.
+        public var time: Int64
+        public var offsetMinutes: Int
+        /// Whether the app is fetched then.
+        public var fetch: Bool
+        /// The policy (or the push) asks for the fetch, and the engine refuses it by this rule.
+        public var refusal: Refusal?
+        /// Expected rescues of the fetch and its cost, in the policy's terms (cellular bytes
+        /// priced in joules); zero when the policy does not weigh the app at that moment.
+        public var expectedRescues: Double
+        public var costJoules: Double
+        /// The fetch's energy and bytes when it runs.
+        public var energyMicroJ: Int64?
+        public var bytes: Int64?
+        public var network: Network
+        /// Why, in words.
+        public var reason: String
+    }
+
     public var user: String
     public var app: String
     public var at: Int64
@@ -24,6 +61,7 @@ public struct FetchPlan: Sendable {
     public var energyBudget: Int64
     public var opens = 0
     public var entries: [Entry] = []
+    public var triggers: [Trigger] = []
     /// Why the plan is empty, when it is.
     public var reason: String?
 }

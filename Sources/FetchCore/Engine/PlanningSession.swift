@@ -10,7 +10,8 @@ public final class PlanningSession {
     /// The app names the session's events use.
     public let apps: NameTable
     let catalog: AppCatalog
-    private var sim: UserSimulator<AdaptivePolicy>?
+    /// The live engine state, nil before the first event.
+    var sim: UserSimulator<AdaptivePolicy>?
     /// The time of the last event received, `Int64.min` before the first.
     public private(set) var lastEventTime: Int64 = .min
 
@@ -72,7 +73,7 @@ public final class PlanningSession {
 
     /// A copy of the live state, run with no further events up to `t`; the live state is
     /// left as it is.
-    private func projection(of live: UserSimulator<AdaptivePolicy>, to t: Int64,
+    func projection(of live: UserSimulator<AdaptivePolicy>, to t: Int64,
                             trace: (any TraceSink)? = nil) -> UserSimulator<AdaptivePolicy> {
         let sim = live.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: trace, keepsDays: false))
         sim.drain()
@@ -125,12 +126,16 @@ public final class PlanningSession {
         trace.app = appID
         trace.model = sim.policyState.model
         trace.horizon = max(scenario.tick, Millis.minute)
+        // The wakes on the way: the same run as the timed plan's, copied at each wake's moment.
+        plan.triggers = triggers(advancing: sim, app: appID, at: plan.at, horizon: horizon)
         sim.advance(to: plan.at + horizon)
         plan.entries = trace.planned
         if plan.entries.isEmpty {
             plan.reason = state.opens < 2
                 ? "only \(state.opens) open of '\(app)' so far: the adaptive policy waits for two (cold start)"
-                : "no open of '\(app)' is likely enough within the horizon to be worth a fetch (or it is fresh)"
+                : plan.triggers.contains(where: \.fetch)
+                    ? "no open of '\(app)' is likely enough at a timed moment to be worth a fetch: it is fetched at wakes (the triggers)"
+                    : "no open of '\(app)' is likely enough within the horizon to be worth a fetch (or it is fresh)"
         }
         return plan
     }

@@ -67,6 +67,10 @@ final class UserSimulator<P: FetchPolicy> {
     var lookaheadBuffer = Deque<UsageEvent>()
     var batch: [UsageEvent] = []
     var decision = Decision()
+    /// Sees what the policy sees before each decision; nil in replays. A plan uses it to say
+    /// why the policy decided as it did at a wake it supposes (``PlanningSession``); it is not
+    /// copied with the state.
+    var beforeDecision: ((DecisionPoint, UserView, P.UserState) -> Void)?
 
     convenience init(user: Int32, name: String, policy: P, run: ReplayContext) {
         self.init(user: user, userHash: StableHash.of(name), policy: policy, state: policy.makeState(), run: run)
@@ -207,7 +211,9 @@ final class UserSimulator<P: FetchPolicy> {
         decision.wakeAt = nil
         var pushesLeft = 0
         if P.plansPushes, case .contentUpdate(let app) = point { pushesLeft = silentPushesLeft(app) }
-        policy.decide(point, view: makeView(pushesLeft: pushesLeft), state: &policyState, decision: &decision)
+        let view = makeView(pushesLeft: pushesLeft)
+        beforeDecision?(point, view, policyState)
+        policy.decide(point, view: view, state: &policyState, decision: &decision)
         let asked = decision.fetches
         for app in asked { request(app) }
         if P.plansPushes && !decision.pushes.isEmpty {

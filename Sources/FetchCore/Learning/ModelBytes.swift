@@ -57,5 +57,5 @@ public enum ModelBytes {
     /// Stored model bytes that cannot be read back.
     public struct Corrupt: Error {}
     /// The format's version, first in every record.
-    static let version: Int64 = 4
+    static let version: Int64 = 5
 }

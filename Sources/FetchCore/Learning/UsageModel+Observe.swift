@@ -11,6 +11,7 @@ extension UsageModel {
             lastScreenOn = t
         case .plugged:
             plugs += w
+            plugBins[Self.bin(slot: Self.slot(t, offsetMinutes: Int(e.offsetMinutes)))] += w
             lastPlug = t
             appsAfterPlug.removeAll(keepingCapacity: true)
         case .open:

@@ -1,7 +1,7 @@
 extension UsageModel {
     /// The model as storable records: one for the user, one per app, keyed by app name (ids
     /// are per run). A user-app record is 208 floats (time-of-week bins and gaps
-    /// between opens) plus about 60 bytes and its successors; the user record about 2.1 KB.
+    /// between opens) plus about 60 bytes and its successors; the user record about 2.9 KB.
     public func records(appName: (Int32) -> String) -> (user: [UInt8], apps: [(name: String, bytes: [UInt8])]) {
         var u = ModelWriter()
         u.int(ModelBytes.version)
@@ -12,6 +12,7 @@ extension UsageModel {
         u.int(todayIndex)
         u.float(screenSessions)
         u.float(plugs)
+        u.floats(plugBins)
         for v in [sessionStart, sessionByScreen ? 1 : 0, Int64(events), Int64(sessionsRevision), reference, lastSlot, lastOpenTime, lastScreenOn, lastPlug] { u.int(v) }
         u.string(lastOpenApp < 0 ? "" : appName(lastOpenApp))
         u.int(Int64(sessionApps.count))
@@ -47,6 +48,7 @@ extension UsageModel {
         todayIndex = try r.int()
         screenSessions = try r.float()
         plugs = try r.float()
+        plugBins = try r.floats(count: Self.bins)
         sessionStart = try r.int()
         sessionByScreen = try r.int() != 0
         events = Int(try r.int())

@@ -48,8 +48,10 @@ public struct UsageModel: Sendable, Equatable {
     /// by the days before it.
     public internal(set) var today = [Float](repeating: 0, count: binsPerDay)
     var todayIndex: Int64 = .min
-    /// Weighted plug-ins (charger connected).
+    /// Weighted plug-ins (charger connected) …
     public internal(set) var plugs: Float = 0
+    /// … and per bin, for when the next one is likely (``plugForecast(from:span:offsetMinutes:)``).
+    public internal(set) var plugBins = [Float](repeating: 0, count: bins)
     var lastPlug: Int64 = .min
     var appsAfterPlug: [Int32] = []
     /// Weighted sessions that began with screen_on.
@@ -103,7 +105,7 @@ public struct UsageModel: Sendable, Equatable {
 
     private mutating func rescale(by f: Float) {
         sessionsRevision = events
-        for i in 0..<Self.bins { sessions[i] *= f; exposure[i] *= f }
+        for i in 0..<Self.bins { sessions[i] *= f; exposure[i] *= f; plugBins[i] *= f }
         for i in 0..<Self.binsPerDay { today[i] *= f }
         sessionTotal = sessions.reduce(0, +)
         screenSessions *= f

@@ -82,65 +82,108 @@ public struct AdaptivePolicy: FetchPolicy {
 
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
         Self.settle(point, view: view, state: &state)
+        guard state.model.sessionTotal > 0, let horizon = Self.horizon(point, model: state.model, view: view) else { return }
+        var paced: Double? = nil  // the pacing estimate, computed when first needed
+        let calibration = state.calibration  // as the decision began, whatever it settles
+        for app in view.apps where app.opens >= 2 {
+            guard let value = evaluate(app, point, view: view, horizon: horizon, calibration: calibration, state: &state,
+                                       paced: &paced, note: nil) else { continue }
+            decision.fetches.append(app.id)
+            if case .window = app.settings.content {
+                // A fetch before the open came expected rescues of its own, and brought none.
+                if let earlier = state.waiting[app.id] { state.expected += earlier.value }
+                state.waiting[app.id] = Waiting(start: view.now.millis, value: value, failures: app.failed + app.terminated,
+                                                previousOpen: app.lastOpen)
+            }
+        }
+    }
+
+    /// What the policy makes of `app` at `point`, in its own terms, as ``decide(_:view:state:decision:)``
+    /// would weigh it there (the state is left as it is); nil when it does not weigh the app at
+    /// all (before a session is learned, in cold start, at a content update).
+    public func assess(_ app: Int32, at point: DecisionPoint, view: UserView, state: UserState) -> Assessment? {
+        var state = state
+        Self.settle(point, view: view, state: &state)
+        guard state.model.sessionTotal > 0, let horizon = Self.horizon(point, model: state.model, view: view),
+              let app = view.app(app), app.opens >= 2 else { return nil }
+        var paced: Double? = nil
+        var found: Assessment? = nil
+        _ = evaluate(app, point, view: view, horizon: horizon, calibration: state.calibration, state: &state, paced: &paced,
+                     note: { found = $0 })
+        return found
+    }
+
+    /// How far ahead a decision at `point` looks for the open a fetch would rescue (content
+    /// fresh until then needs no fetch); nil where the policy does not fetch.
+    static func horizon(_ point: DecisionPoint, model: UsageModel, view: UserView) -> Int64? {
+        switch point {
+        case .wake(.screenOn), .open: Millis.minute
+        case .wake(.plugged) where model.plugs > 0: Millis.minute
+        case .wake, .tick, .timer: max(view.scenario.tick, Millis.minute)
+        case .contentUpdate: nil  // fetch-only: pushes are push-adaptive's
+        }
+    }
+
+    /// The one rule of the policy for one app: the expected rescues of fetching it now when
+    /// they are worth its cost, else nil. `note`, when given, receives the terms it decided by
+    /// (and the decision skips no work for it: the output is the same either way).
+    @inline(__always)
+    func evaluate(_ app: AppState, _ point: DecisionPoint, view: UserView, horizon: Int64, calibration: Double,
+                  state: inout UserState, paced: inout Double?, note: ((Assessment) -> Void)?) -> Double? {
         let model = state.model
-        guard model.sessionTotal > 0 else { return }
-        let minimum = minimum(view), calibration = state.calibration
         let now = view.now.millis, offset = view.offsetMinutes
+        // Cheap checks first: most apps at most moments cannot or need not fetch.
+        let need = Self.need(of: app, at: now, within: horizon)
+        guard case .stale(let stale) = need else {
+            note?(Assessment(chance: 0, reopen: nil, stale: 0, value: 0, calibration: calibration, costJoules: 0, bar: 0,
+                             unneeded: need))
+            return nil
+        }
+        let chance: Double
+        switch point {
+        case .wake(.screenOn):
+            chance = model.sessionProbability(app.id, at: now, offsetMinutes: offset) * model.lateShare(app.id)
+        case .open(let opened):
+            if app.id == opened { return nil }
+            let next = model.successorProbability(app.id, after: opened)
+            let session = model.sessionStart == now && !model.sessionByScreen
+                ? model.sessionProbability(app.id, at: now, offsetMinutes: offset) : 0
+            chance = max(next, session)
+        case .wake(.plugged) where model.plugs > 0:
+            chance = model.plugProbability(app.id)
+        case .wake, .tick, .timer, .contentUpdate:
+            let p = model.openProbability(app.id, from: now, span: horizon, offsetMinutes: offset)
+            chance = model.hasScreenEvents ? p * (1 - model.lateShare(app.id)) : p
+        }
         let sharedWake: Bool
         switch point {
         case .wake, .open: sharedWake = true
-        case .tick, .timer: sharedWake = false
-        case .contentUpdate: return  // fetch-only: pushes are push-adaptive's
+        case .tick, .timer, .contentUpdate: sharedWake = false
         }
-        var paced: Double? = nil  // the pacing estimate, computed when first needed
-        // When the predicted open would come: content fresh until then needs no fetch.
-        let horizon: Int64
-        switch point {
-        case .wake(.screenOn), .open: horizon = Millis.minute
-        case .wake(.plugged) where model.plugs > 0: horizon = Millis.minute
-        case .wake, .tick, .timer, .contentUpdate: horizon = max(view.scenario.tick, Millis.minute)
+        guard chance > 0 else {
+            note?(Assessment(chance: 0, reopen: nil, stale: stale, value: 0, calibration: calibration, costJoules: 0, bar: 0,
+                             unneeded: nil))
+            return nil
         }
+        let pace = paced ?? self.pace(view, &state)
+        paced = pace
+        let cost = Self.cost(of: app, view: view, sharedWake: sharedWake, megabytePrice: megabytePrice * pace)
+        let bar = minimum(view) * pace * cost
+        // The re-open rhythm raises the chance at most to chance^0.7: most apps fall short
+        // even so, and need not have it computed.
+        let most = Self.value(of: app, chance: Self.sharpened(chance, reopen: 1, point), stale: stale)
+        guard note != nil || most * calibration * (1 + 1e-9) >= bar else { return nil }
+        let reopenSpan = Self.reopenSpan(point, horizon: horizon)
+        let reopen = reopenSpan.map { model.reopenProbability(app.id, at: now, within: $0) }
+        let value = Self.value(of: app, chance: Self.sharpened(chance, reopen: reopen ?? 1, point), stale: stale)
+        note?(Assessment(chance: chance, reopen: reopen, stale: stale, value: value, calibration: calibration,
+                         costJoules: cost, bar: bar, unneeded: nil))
+        return Self.worth(value * calibration, bar: bar) ? value : nil
+    }
 
-        for app in view.apps where app.opens >= 2 {
-            // Cheap checks first: most apps at most moments cannot or need not fetch.
-            guard let stale = Self.staleness(of: app, at: now, within: horizon) else { continue }
-            let chance: Double
-            switch point {
-            case .wake(.screenOn):
-                chance = model.sessionProbability(app.id, at: now, offsetMinutes: offset) * model.lateShare(app.id)
-            case .open(let opened):
-                if app.id == opened { continue }
-                let next = model.successorProbability(app.id, after: opened)
-                let session = model.sessionStart == now && !model.sessionByScreen
-                    ? model.sessionProbability(app.id, at: now, offsetMinutes: offset) : 0
-                chance = max(next, session)
-            case .wake(.plugged) where model.plugs > 0:
-                chance = model.plugProbability(app.id)
-            case .wake, .tick, .timer, .contentUpdate:
-                let p = model.openProbability(app.id, from: now, span: horizon, offsetMinutes: offset)
-                chance = model.hasScreenEvents ? p * (1 - model.lateShare(app.id)) : p
-            }
-            guard chance > 0 else { continue }
-            let pace = paced ?? self.pace(view, &state)
-            paced = pace
-            let cost = Self.cost(of: app, view: view, sharedWake: sharedWake, megabytePrice: megabytePrice * pace)
-            let bar = minimum * pace * cost
-            // The re-open rhythm raises the chance at most to chance^0.7: most apps fall short
-            // even so, and need not have it computed.
-            let most = Self.value(of: app, chance: Self.sharpened(chance, reopen: 1, point), stale: stale)
-            guard most * calibration * (1 + 1e-9) >= bar else { continue }
-            let reopen = Self.reopenSpan(point, horizon: horizon).map { model.reopenProbability(app.id, at: now, within: $0) } ?? 1
-            let value = Self.value(of: app, chance: Self.sharpened(chance, reopen: reopen, point), stale: stale)
-            if value * calibration >= bar {
-                decision.fetches.append(app.id)
-                if case .window = app.settings.content {
-                    // A fetch before the open came expected rescues of its own, and brought none.
-                    if let earlier = state.waiting[app.id] { state.expected += earlier.value }
-                    state.waiting[app.id] = Waiting(start: now, value: value, failures: app.failed + app.terminated,
-                                                    previousOpen: app.lastOpen)
-                }
-            }
-        }
+    /// Whether expected rescues clear the bar a fetch's cost sets.
+    @inline(__always)
+    static func worth(_ rescues: Double, bar: Double) -> Bool { rescues >= bar
     }
 
     /// The chance of an open from the moment's own signal (successor, time of week), sharpened
@@ -198,20 +241,22 @@ public struct AdaptivePolicy: FetchPolicy {
         if staleWithout && fetched { state.rescued += 1 }
     }
 
-    /// The chance that `app`'s content is stale when an open within `horizon` comes, nil when
-    /// the fetch cannot happen (never, in flight, within the interval) or is not needed.
-    static func staleness(of app: AppState, at now: Int64, within horizon: Int64) -> Double? {
-        guard app.settings.interval != .never, !app.inFlight else { return nil }
+    /// Whether `app` needs a fetch for an open within `horizon`: the chance its content is stale
+    /// then, or why no fetch can happen (never, in flight, within the interval) or is needed.
+    @inline(__always)
+    static func need(of app: AppState, at now: Int64, within horizon: Int64) -> Need {
+        if app.settings.interval == .never { return .never }
+        if app.inFlight { return .inFlight }
         let gap = app.settings.interval.minimumGap
-        if gap > 0 && app.lastFetchStart != .min && now - app.lastFetchStart < gap { return nil }
+        if gap > 0 && app.lastFetchStart != .min && now - app.lastFetchStart < gap { return .withinInterval }
         switch app.settings.content {
         case .window(let w):
             // Fresh content now stays fresh past the horizon: no fetch needed.
-            if app.refreshedAt != .min && app.refreshedAt + w >= now + horizon { return nil }
-            return 1
+            if app.refreshedAt != .min && app.refreshedAt + w >= now + horizon { return .fresh }
+            return .stale(1)
         case .updates(let mean):
             let age = app.refreshedAt == .min ? Double(mean) * 10 : Double(now + horizon / 2 - app.refreshedAt)
-            return 1 - exp(-age / Double(mean))
+            return .stale(1 - exp(-age / Double(mean)))
         }
     }
 

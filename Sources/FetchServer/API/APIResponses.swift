@@ -39,6 +39,27 @@ extension API {
         var silentPushesLeft: Int
     }
 
+    /// What to fetch at a wake the device reports (``SchedulerService/wake``).
+    struct Wake: Encodable {
+        struct Fetch: Encodable {
+            var app: String
+            var network: String
+            var energyJoules: Double
+            var bytes: Int64
+        }
+
+        struct Refused: Encodable {
+            var app: String
+            var refusedBy: String
+        }
+
+        var user: String
+        var kind: String
+        var at: String
+        var fetch: [Fetch]
+        var refused: [Refused]
+    }
+
     struct Health: Encodable {
         var status: String
     }

@@ -63,6 +63,11 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
         try service.pushAdvice(tenant: context.tenant, user: try context.parameter("user"), app: try context.parameter("app"),
                                at: request.uri.queryParameters["at"].map(String.init))
     }
+    v1.get("users/:user/wake") { request, context in
+        try service.wake(tenant: context.tenant, user: try context.parameter("user"),
+                         kind: request.uri.queryParameters["kind"].map(String.init),
+                         at: request.uri.queryParameters["at"].map(String.init))
+    }
     v1.get("users/:user/budget") { request, context in
         try service.budget(tenant: context.tenant, user: try context.parameter("user"),
                            at: request.uri.queryParameters["at"].map(String.init))
@@ -88,3 +93,4 @@ extension API.FetchRecorded: ResponseEncodable {}
 extension API.Budget: ResponseEncodable {}
 extension API.Deleted: ResponseEncodable {}
 extension API.PushAdvice: ResponseEncodable {}
+extension API.Wake: ResponseEncodable {}

@@ -129,6 +129,30 @@ extension SchedulerService {
                               costJoules: (a.cost * 1000).rounded() / 1000, silentPushesLeft: a.silentPushesLeft)
     }
 
+    /// Which apps to fetch at a wake of the user's device at `at` (default: the last event):
+    /// the decision the replay engine takes at such an event there, given the stored history.
+    /// Nothing is stored: the device reports the wake's event and its fetches as usual.
+    func wake(tenant: String, user: String, kind: String?, at: String?) throws -> API.Wake {
+        try RequestFields.name(user, field: "user")
+        let wakeKind = try RequestFields.wakeKind(kind, field: "kind")
+        let moment = try at.map { text throws(RequestError) in try RequestFields.instant(text, field: "at") }
+        let stored = try existingUser(tenant: tenant, user: user)
+        metrics.wakes.increment()
+        let answer = try withSession(storedUser: stored) { session in
+            try Self.checkAhead(moment, of: session)
+            return session.wake(wakeKind, at: moment)
+        }
+        guard let d = answer else {
+            throw APIError.badRequest("'at' is before the user's last event; wakes are answered from then on", field: "at")
+        }
+        return API.Wake(user: user, kind: d.kind.rawValue, at: LocalTime.isoText(d.at, offsetMinutes: d.offsetMinutes),
+                        fetch: d.fetches.filter { $0.refusal == nil }.map {
+                            API.Wake.Fetch(app: $0.app, network: $0.network.logName, energyJoules: Double($0.energyMicroJ) / 1e6,
+                                           bytes: $0.bytes)
+                        },
+                        refused: d.fetches.compactMap { f in f.refusal.map { API.Wake.Refused(app: f.app, refusedBy: $0.traceName) } })
+    }
+
     /// Forgets everything about a user.
     func delete(tenant: String, user: String) throws -> API.Deleted {
         try RequestFields.name(user, field: "user")

@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The wakes a device agent can report as they happen: the device is awake anyway.
+public enum WakeKind: String, CaseIterable, Sendable {
+    case screenOn = "screen_on"
+    case plugged
+    case location
+
+    /// The log event of this wake.
+    public var event: EventKind {
+        switch self {
+        case .screenOn: .screenOn
+        case .plugged: .plugged
+        case .location: .location
+        }
+    }
+}
+
+/// What the engine does at one wake: the fetches it starts and the requests it refuses.
+public struct WakeDecision: Sendable, Equatable {
+    public struct Fetch: Sendable, Equatable {
+        public var app: String
+        public var network: Network
+        public var energyMicroJ: Int64
+        public var bytes: Int64
+        /// nil for a fetch that runs.
+        public var refusal: Refusal?
+    }
+
+    public var kind: WakeKind
+    public var at: Int64
+    public var offsetMinutes: Int
+    /// In the order the engine took them.
+    public var fetches: [Fetch]
+}
+
+/// Collects the rows of one moment of a supposed wake, once armed.
+final class WakeTrace: TraceSink {
+    var armed = false
+    var rows: [TraceRow] = []
+
+    func record(_ row: TraceRow) {
+        if armed { rows.append(row) }
+    }
+}
+
+extension PlanningSession {
+    /// Predecessor apps listed per plan: the likeliest to come before an open of the app.
+    static let maxPredecessors = 3
+
+    /// What the engine would do at a wake of `kind` at `at` (nil: the last event), given the
+    /// events so far: the same state a replay of them has, run on to that moment, then the wake.
+    /// The session is left as it is. Nil before any event or when `at` is not ``reachable(_:)``.
+    public func wake(_ kind: WakeKind, at: Int64?) -> WakeDecision? {
+        guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
+        let t = at ?? lastEventTime
+        let base = projection(of: live, to: lastEventTime)
+        let (rows, _) = suppose(UsageEvent(time: Instant(millis: t), user: base.user, kind: kind.event,
+                                           offsetMinutes: Int16(base.offset)), on: base, app: nil)
+        return WakeDecision(kind: kind, at: t, offsetMinutes: base.offset, fetches: rows.map {
+            WakeDecision.Fetch(app: apps[$0.app], network: $0.network, energyMicroJ: $0.energyMicroJ, bytes: $0.bytes,
+                               refusal: $0.refusal)
+        })
+    }
+
+    /// Runs a copy of `base` on to `event`'s moment, then the event; returns the fetches the
+    /// engine started or refused at it, and how the policy weighed `app` there.
+    func suppose(_ event: UsageEvent, on base: UserSimulator<AdaptivePolicy>,
+                 app: Int32?) -> (rows: [TraceRow], assessment: (AdaptivePolicy.Assessment, UsageModel)?) {
+        let trace = WakeTrace()
+        let sim = base.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: trace, keepsDays: false))
+        sim.advance(to: event.time.millis)
+        trace.armed = true
+        var seen: (AdaptivePolicy.Assessment, UsageModel)? = nil
+        if let app {
+            let policy = sim.policy
+            let asked = Self.point(of: event)
+            sim.beforeDecision = { point, view, state in
+                guard point == asked, let a = policy.assess(app, at: point, view: view, state: state) else { return }
+                seen = (a, state.model)
+            }
+        }
+        sim.process(event)
+        return (trace.rows, seen)
+    }
+
+    /// The decision point a log event gives the policy.
+    static func point(of e: UsageEvent) -> DecisionPoint {
+        e.kind == .open ? .open(app: e.app) : .wake(e.kind)
+    }
+
+    /// The trigger entries of `app`'s plan from `sim`, the state at the plan's start. It runs
+    /// `sim` on to each wake's moment in turn (as the plan's timed run would, with no events)
+    /// and supposes the wake on a copy there, so the wakes cost a copy each, not a run each.
+    func triggers(advancing sim: UserSimulator<AdaptivePolicy>, app: Int32, at: Int64, horizon: Int64) -> [FetchPlan.Trigger] {
+        let model = sim.policyState.model, offset = sim.offset
+        var wakes: [(FetchPlan.Trigger.Kind, WakeForecast, UsageEvent)] = []
+        func event(_ kind: EventKind, _ f: WakeForecast, app: Int32 = -1, value: Int16 = 0) -> UsageEvent {
+            // Decided at the minute by which half the chance has come.
+            let t = min(at + horizon, at + (f.median + Millis.minute - 1) / Millis.minute * Millis.minute)
+            return UsageEvent(time: Instant(millis: t), user: sim.user, app: app, kind: kind, value: value, offsetMinutes: Int16(offset))
+        }
+        if let f = model.screenOnForecast(from: at, span: horizon, offsetMinutes: offset) {
+            wakes.append((.screenOn, f, event(.screenOn, f)))
+        }
+        if let f = model.plugForecast(from: at, span: horizon, offsetMinutes: offset) {
+            wakes.append((.plugged, f, event(.plugged, f)))
+        }
+        let before = model.apps.keys.compactMap { other -> (Int32, Double, WakeForecast)? in
+            let follows = model.successorProbability(app, after: other)
+            guard other != app, follows > 0, let f = model.openForecast(other, from: at, span: horizon) else { return nil }
+            return (other, follows * f.chance, f)
+        }
+        for (other, _, f) in before.sorted(by: { $0.1 != $1.1 ? $0.1 > $1.1 : apps[$0.0] < apps[$1.0] }).prefix(Self.maxPredecessors) {
+            wakes.append((.open(after: apps[other]), f, event(.open, f, app: other)))
+        }
+        if case .updates(let mean) = catalog.settings(app).content {
+            // The server's next update, at its mean rate: a silent push then would wake the app.
+            let rate = 1 / Double(mean), chance = 1 - exp(-rate * Double(horizon))
+            func quantile(_ q: Double) -> Int64 { Int64((-log(1 - q * chance) / rate).rounded(.up)) }
+            let f = WakeForecast(chance: chance, early: quantile(0.25), median: quantile(0.5), late: quantile(0.75))
+            wakes.append((.push, f, event(.push, f, app: app, value: PushKind.silent.rawValue)))
+        }
+        var decided: [(rows: [TraceRow], assessment: (AdaptivePolicy.Assessment, UsageModel)?)?] = Array(repeating: nil, count: wakes.count)
+        for i in wakes.indices.sorted(by: { (wakes[$0].2.time, $0) < (wakes[$1].2.time, $1) }) {
+            sim.advance(to: wakes[i].2.time.millis)
+            decided[i] = suppose(wakes[i].2, on: sim, app: app)
+        }
+        return zip(wakes, decided).map { wake, result in
+            let (kind, f, e) = wake
+            let (rows, seen) = result!
+            let row = rows.first { $0.app == app }
+            let ran = row.map { $0.refusal == nil } ?? false
+            var t = FetchPlan.Trigger(kind: kind, chance: f.chance, windowStart: at + f.early, windowEnd: at + f.late,
+                                      time: e.time.millis, offsetMinutes: offset, fetch: ran, refusal: row?.refusal,
+                                      expectedRescues: seen?.0.expectedRescues ?? 0, costJoules: seen?.0.costJoules ?? 0,
+                                      energyMicroJ: ran ? row?.energyMicroJ : nil, bytes: ran ? row?.bytes : nil,
+                                      network: row?.network ?? sim.context.network, reason: "")
+            t.reason = TriggerReason.text(t, assessment: seen?.0, model: seen?.1, app: app, at: e)
+            return t
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// When the next wake of one kind (a screen_on, a plug-in, an open of some app) is likely to
+/// come within a span: its chance, and the times by which a quarter, a half and three quarters
+/// of that chance have come (so "usually within `median`", and likeliest between `early` and
+/// `late`). Times are milliseconds after the span's start.
+public struct WakeForecast: Sendable, Equatable {
+    public var chance: Double
+    public var early: Int64
+    public var median: Int64
+    public var late: Int64
+}
+
+extension UsageModel {
+    /// The next screen_on within `(t, t + span]`, from the user's own sessions per quarter-hour
+    /// of the week, bin by bin (sessions per observed quarter-hour, times the share of sessions
+    /// that began with screen_on); nil for a user without screen events.
+    public func screenOnForecast(from t: Int64, span: Int64, offsetMinutes: Int) -> WakeForecast? {
+        guard hasScreenEvents, sessionTotal > 0 else { return nil }
+        // Sessions are binned at their start less the prefetch lead (see ``startSession``).
+        return Self.forecast(counts: sessions, exposure: exposure, share: Double(screenSessions / sessionTotal),
+                             shift: Self.prefetchLead, from: t, span: span, offsetMinutes: offsetMinutes)
+    }
+
+    /// The next plug-in within `(t, t + span]`, from the user's plug-ins per quarter-hour of the
+    /// week; nil for a user whose log shows none.
+    public func plugForecast(from t: Int64, span: Int64, offsetMinutes: Int) -> WakeForecast? {
+        guard plugs > 0 else { return nil }
+        return Self.forecast(counts: plugBins, exposure: exposure, share: 1, shift: 0, from: t, span: span,
+                             offsetMinutes: offsetMinutes)
+    }
+
+    /// The next open of `app` within `(t, t + span]`, from its re-open rhythm
+    /// (``reopenProbability(_:at:within:)``); nil before its first open or when none is likely.
+    public func openForecast(_ app: Int32, from t: Int64, span: Int64) -> WakeForecast? {
+        let chance = reopenProbability(app, at: t, within: span)
+        guard chance > 0 else { return nil }
+        // The chance grows with the span: the quantiles by bisection, to the minute.
+        func quantile(_ q: Double) -> Int64 {
+            var low: Int64 = 0, high = span
+            while high - low > Millis.minute {
+                let mid = low + (high - low) / 2
+                if reopenProbability(app, at: t, within: mid) >= q * chance { high = mid } else { low = mid }
+            }
+            return high
+        }
+        return WakeForecast(chance: chance, early: quantile(0.25), median: quantile(0.5), late: quantile(0.75))
+    }
+
+    /// A wake that comes in each quarter-hour with the chance `share × counts[bin] / exposure[bin]`
+    /// (the share of observed days with one there, as ``openProbability(_:from:span:offsetMinutes:)``
+    /// reads opens), spread evenly over the bin; bins read at the time less `shift`.
+    static func forecast(counts: [Float], exposure: [Float], share: Double, shift: Int64, from t: Int64, span: Int64,
+                         offsetMinutes: Int) -> WakeForecast? {
+        guard span > 0 else { return nil }
+        // The pieces of the span within one bin each: where they start, the chance that none
+        // came before, and the chance per millisecond within.
+        var starts: [Int64] = [], none: [Double] = [], rates: [Double] = []
+        var start = t, survival = 1.0
+        let end = t + span
+        while start < end {
+            let slot = Self.slot(start - shift, offsetMinutes: offsetMinutes)
+            let slotEnd = (slot + 1) * Self.binLength - Int64(offsetMinutes) * Millis.minute + shift
+            let piece = min(end, slotEnd) - start
+            let b = Self.bin(slot: slot)
+            let rate = exposure[b] > 0 ? min(1, share * Double(counts[b] / exposure[b])) / Double(Self.binLength) : 0
+            starts.append(start - t)
+            none.append(survival)
+            rates.append(rate)
+            survival *= 1 - rate * Double(piece)
+            start += piece
+        }
+        let chance = 1 - survival
+        guard chance > 0 else { return nil }
+        func quantile(_ q: Double) -> Int64 {
+            let target = 1 - q * chance
+            for i in starts.indices.reversed() where none[i] >= target && rates[i] > 0 {
+                return min(span, starts[i] + Int64(((1 - target / none[i]) / rates[i]).rounded(.up)))
+            }
+            return 0
+        }
+        return WakeForecast(chance: chance, early: quantile(0.25), median: quantile(0.5), late: quantile(0.75))
+    }
+}
