@@ -49,18 +49,8 @@ struct FetchPlannerTests {
     @Test func thePlanIsWhatTheReplayDoesFromThatMoment() throws {
         let log = habitLog()
         let p = try plan(log, at: "20:00", plusDays: 13)
-        // The same log cut at that moment, plus one event after the horizon so the replay runs through it.
-        let cut = log.time("20:00", plusDays: 13)
-        var events = log.events.filter { $0.time <= cut }
-        events.append(UsageEvent(time: log.time("21:00", plusDays: 14), user: log.users.id("alice"), kind: .battery,
-                                 value: 50, offsetMinutes: 60))
-        var source = ArraySource(events: events, users: log.users, apps: log.apps)
-        let trace = RecordingTrace()
-        let replay = makeReplay(policy: AdaptivePolicy(), scenario: .default, seed: 1, users: log.users, apps: log.apps, trace: trace)
-        try source.run([replay])
-        _ = replay.finish()
-        let news = log.apps.id("news")
-        let replayed = trace.rows.filter { $0.app == news && $0.refusal == nil && $0.start > cut.millis && $0.start <= cut.millis + Millis.day }
+        let replayed = SupposedWake.timedFetches(events: log.events, users: log.users, apps: log.apps,
+                                                 cut: log.time("20:00", plusDays: 13), horizon: Millis.day, app: "news")
         #expect(!p.entries.isEmpty)
         #expect(replayed.map(\.start) == p.entries.map(\.time))
         #expect(replayed.map(\.energyMicroJ) == p.entries.map(\.energyMicroJ))

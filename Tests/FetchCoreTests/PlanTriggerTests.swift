@@ -138,15 +138,8 @@ struct PlanTriggerTests {
         #expect(!p.triggers.contains { $0.kind == .screenOn || $0.kind == .plugged })
         #expect(p.triggers.contains { $0.kind == .open(after: "other") })
         // The timed entries are what the replay does from that moment.
-        var events = log.events.filter { $0.time <= cut }
-        events.append(UsageEvent(time: log.time("21:00", plusDays: 14), user: 0, kind: .battery, value: 50, offsetMinutes: 60))
-        var cutSource = ArraySource(events: events, users: log.users, apps: log.apps)
-        let trace = RecordingTrace()
-        let replay = makeReplay(policy: AdaptivePolicy(), scenario: .default, seed: 1, users: log.users, apps: log.apps, trace: trace)
-        try cutSource.run([replay])
-        _ = replay.finish()
-        let news = log.apps.id("news")
-        let replayed = trace.rows.filter { $0.app == news && $0.refusal == nil && $0.start > cut.millis && $0.start <= cut.millis + Millis.day }
+        let replayed = SupposedWake.timedFetches(events: log.events, users: log.users, apps: log.apps, cut: cut, horizon: Millis.day,
+                                                 app: "news")
         #expect(!p.entries.isEmpty)
         #expect(replayed.map(\.start) == p.entries.map(\.time))
     }

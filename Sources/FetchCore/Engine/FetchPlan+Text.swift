@@ -105,7 +105,7 @@ extension FetchPlan: Encodable {
         for t in triggers {
             let clock = { (x: Int64) in LocalTime.clockText(x, offsetMinutes: t.offsetMinutes) }
             let soon = t.time - at <= 90 * Millis.minute
-                ? "usually within \(DurationText.format(t.time - at))" : "likeliest \(clock(t.windowStart))–\(clock(t.windowEnd))"
+                ? "usually within \(DurationText.format((t.time - at + Millis.minute - 1) / Millis.minute * Millis.minute))" : "likeliest \(clock(t.windowStart))–\(clock(t.windowEnd))"
             out += "- \(t.kind.words) (\(soon), \(Int((t.chance * 100).rounded()))% in the next \(DurationText.format(horizon))): "
             out += t.fetch ? "fetch" : "no fetch"
             if let e = t.energyMicroJ { out += " (\(ReportText.fixed(Double(e) / 1e6, 1)) J)" }

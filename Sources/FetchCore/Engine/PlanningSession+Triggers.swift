@@ -100,8 +100,9 @@ extension PlanningSession {
         let model = sim.policyState.model, offset = sim.offset
         var wakes: [(FetchPlan.Trigger.Kind, WakeForecast, UsageEvent)] = []
         func event(_ kind: EventKind, _ f: WakeForecast, app: Int32 = -1, value: Int16 = 0) -> UsageEvent {
-            // Decided at the minute by which half the chance has come.
-            let t = min(at + horizon, at + (f.median + Millis.minute - 1) / Millis.minute * Millis.minute)
+            // Decided at the second by which half the chance has come (not rounded to the minute:
+            // ticks fall on whole minutes, and run before an event at the same instant).
+            let t = min(at + horizon, at + (f.median + Millis.second - 1) / Millis.second * Millis.second)
             return UsageEvent(time: Instant(millis: t), user: sim.user, app: app, kind: kind, value: value, offsetMinutes: Int16(offset))
         }
         if let f = model.screenOnForecast(from: at, span: horizon, offsetMinutes: offset) {
