@@ -26,7 +26,11 @@ enum TriggerReason {
         case .plugged:
             return "you open it within \(DurationText.format(UsageModel.sessionGap)) of \(percent(model.plugProbability(app)))% of plug-ins"
         case .open(let after):
-            return "you open it within \(DurationText.format(UsageModel.successorWindow)) after \(after) \(percent(model.successorProbability(app, after: e.app)))% of the time"
+            var out = "you open it within \(DurationText.format(UsageModel.successorWindow)) after \(after) \(percent(model.successorProbability(app, after: e.app)))% of the time"
+            if model.sessionStart == t && !model.sessionByScreen {
+                out += "; that open would start a session, and you open it in \(percent(model.sessionProbability(app, at: t, offsetMinutes: offset)))% of sessions at this time of the week"
+            }
+            return out
         case .push:
             return "its server publishes updates"
         }
