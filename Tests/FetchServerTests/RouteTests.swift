@@ -325,6 +325,47 @@ struct RouteTests {
         }
     }
 
+    @Test func theLivePlanThePlanForThatMomentAndNextAgreeAfterAnIntervalAndFetchReports() async throws {
+        let h = try ServerHarness()
+        let (_, events) = ServerHarness.log(users: 1, days: 8)
+        let mid = events[events.count / 2]["timestamp"]!, later = events[events.count / 2 + 1]["timestamp"]!
+        let last = events.last!["timestamp"]!
+        @Sendable func report(_ app: String, at start: String) -> ByteBuffer {
+            ServerHarness.body(["app": app, "start": start, "durationMs": 3_000, "bytes": 90_000, "network": "wifi", "result": "newData"]
+                               as [String: Any])
+        }
+        let store = h.store
+        // What `fetchsched next --db` runs on the same store.
+        @Sendable func next(_ app: String, at: String?) throws -> String {
+            let moment = try at.map { Instant(millis: try TimestampParser.parse(text: $0).millis) }
+            return try ReportText.json(try store.session(user: "user-0001", scenario: .default, seed: 1, through: moment)
+                .plan(app: app, at: moment?.millis, horizon: Millis.day))
+        }
+        try await h.app.test(.router) { client in
+            _ = try await ServerHarness.ingest(client, events)
+            _ = try await client.execute(uri: "/v1/users/user-0001/apps/com.example.news/plan", method: .get)
+            try await client.execute(uri: "/v1/users/user-0001/apps/com.example.chat/interval", method: .put,
+                                     body: ServerHarness.body(["interval": "custom:2h"])) { #expect($0.status == .ok) }
+            for (app, start) in [("com.example.news", mid), ("com.example.chat", last)] {
+                try await client.execute(uri: "/v1/users/user-0001/fetches", method: .post, body: report(app, at: start)) {
+                    #expect($0.status == .ok)
+                }
+            }
+            for app in ["com.example.news", "com.example.chat"] {
+                let live = try await client.execute(uri: "/v1/users/user-0001/apps/\(app)/plan", method: .get) { String(buffer: $0.body) }
+                let atLast = try await client.execute(uri: "/v1/users/user-0001/apps/\(app)/plan?at=\(last.replacingOccurrences(of: "+", with: "%2B"))",
+                                                      method: .get) { String(buffer: $0.body) }
+                let past = try await client.execute(uri: "/v1/users/user-0001/apps/\(app)/plan?at=\(later.replacingOccurrences(of: "+", with: "%2B"))",
+                                                    method: .get) { String(buffer: $0.body) }
+                #expect(live == (try next(app, at: nil)))
+                #expect(atLast == (try next(app, at: last)))
+                #expect(past == (try next(app, at: later)))
+                let interval = app == "com.example.chat" ? "custom:2h" : "minimum"
+                #expect(live.contains("\"interval\" : \"\(interval)\"") && past.contains("\"interval\" : \"\(interval)\""))
+            }
+        }
+    }
+
     @Test func deletingAUserForgetsEverything() async throws {
         let h = try ServerHarness()
         let (_, events) = ServerHarness.log(users: 2, days: 2)

@@ -7,7 +7,7 @@ struct NextCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
         abstract: "Plan the next background fetches of one app for one user, and say why.",
-        discussion: "Replays the user's stored events up to --at under the adaptive policy, then runs the same engine on through the horizon with no new events: the plan is what a replay would do from that moment.")
+        discussion: "Replays the user's stored events, reported fetches and intervals up to --at under the adaptive policy (as the service does), then runs the same engine on through the horizon with no new events: the plan is what a replay would do from that moment.")
 
     @Option(help: ArgumentHelp("The store made by 'fetchsched ingest'.", valueName: "file"))
     var db: String
@@ -43,11 +43,13 @@ struct NextCommand: ParsableCommand {
                 throw CLIError("--at: \(problem.message)")
             }
         }
-        let planner = FetchPlanner(scenario: try scenarioOptions.loadScenario(), seed: scenarioOptions.seed)
+        let scenario = try scenarioOptions.loadScenario()
         let plan: FetchPlan
         do {
+            // The same history the service rebuilds: events, reported fetches and intervals.
             let store = try EventStore(path: db)
-            plan = try store.withEvents(user: user) { try planner.plan(&$0, user: user, app: app, at: moment, horizon: span) }
+            plan = try store.session(user: user, scenario: scenario, seed: scenarioOptions.seed, through: moment)
+                .plan(app: app, at: moment?.millis, horizon: span)
         } catch let e as InputError {
             throw CLIError(e.description)
         }

@@ -47,10 +47,9 @@ extension SchedulerService {
         var plan = try withSession(storedUser: stored) { session in
             try Self.checkAhead(moment, of: session)
             guard moment.map({ $0 >= session.lastEventTime }) ?? true else {
-                // Planning from a moment in the past: replay up to it, as `next` does.
-                return try store.withEvents(user: stored) { source in
-                    try session.planner.plan(&source, user: stored, app: app, at: Instant(millis: moment!), horizon: span)
-                }
+                // Planning from a moment in the past: the history up to it, as `next` rebuilds it.
+                return try store.session(user: stored, scenario: scenario, seed: seed, through: Instant(millis: moment!))
+                    .plan(app: app, at: moment, horizon: span)
             }
             return session.plan(app: app, at: moment, horizon: span)
         }

@@ -40,39 +40,10 @@ public final class SchedulerService: Sendable {
         tenant.isEmpty ? user : tenant + "/" + user
     }
 
-    /// The planner for one user: the scenario with the intervals set for that user.
-    func planner(forStoredUser user: String) throws -> FetchPlanner {
-        var s = scenario
-        for (app, interval) in try store.intervals(user: user) {
-            let base = s.settings(forApp: app)
-            s.apps[app] = AppSettings(interval: interval, content: base.content, profile: base.profile)
-        }
-        return FetchPlanner(scenario: s, seed: seed)
-    }
-
-    /// A session rebuilt from the store: the user's events and reported fetches in time order
-    /// (events first at equal times).
+    /// A session rebuilt from the store (``EventStore/session(user:scenario:seed:through:)``).
     func buildSession(storedUser user: String) throws -> PlanningSession {
-        let planner = try self.planner(forStoredUser: user)
         metrics.sessionBuilds.increment()
-        return try store.withHistory(user: user) { source, reports in
-            let session = PlanningSession(planner: planner, user: user, apps: source.apps)
-            var next = 0
-            var userID: Int32 = -1
-            while let e = try source.next() {
-                userID = e.user
-                while next < reports.count && reports[next].start < e.time {
-                    session.report(reports[next], user: e.user)
-                    next += 1
-                }
-                session.receive(e)
-            }
-            while next < reports.count {
-                session.report(reports[next], user: max(userID, 0))
-                next += 1
-            }
-            return session
-        }
+        return try store.session(user: user, scenario: scenario, seed: seed)
     }
 
     /// Runs `body` with the live session of a stored user.
