@@ -140,6 +140,8 @@ struct CommandTests {
     @Test func unknownPoliciesAndMissingInputsAreRefused() throws {
         #expect(try Fetchsched.run(["bench", Self.sample, "--policies", "none,sometimes"]).err.contains("unknown policy 'sometimes'"))
         #expect(try Fetchsched.run(["replay"]).status != 0)
+        let help = try Fetchsched.run(["replay", "--help"]).out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for name in PolicySpec.known { #expect(help.contains(name + ":"), "\(name)") }
     }
 }
 

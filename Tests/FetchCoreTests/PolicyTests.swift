@@ -11,6 +11,16 @@ struct PolicyTests {
         return Dictionary(uniqueKeysWithValues: zip(names, replays.map { $0.finish() }))
     }
 
+    @Test func everyRegisteredPolicyParsesByItsNameAndHasAHelpLine() {
+        for entry in PolicySpec.registry {
+            let example = entry.name.replacing("<duration>", with: "15m").replacing("<x>", with: "0.05")
+            #expect(PolicySpec.parse(example) != nil, "\(entry.name)")
+            #expect(PolicySpec.helpText.contains("\(entry.name): \(entry.summary)"))
+        }
+        #expect(PolicySpec.known.count == 10)
+        for bad in ["sometimes", "fixed:0s", "adaptive:-1", "oracle:draws", ""] { #expect(PolicySpec.parse(bad) == nil, "\(bad)") }
+    }
+
     @Test func noneFetchesNothingAndTheOracleIsBest() {
         let r = bench(["none", "fixed:15m", "fixed:60m", "oracle"])
         #expect(r["none"]!.total.fetches == 0 && r["none"]!.total.rescuedOpens == 0)

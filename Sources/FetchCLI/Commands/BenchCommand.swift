@@ -10,7 +10,7 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
     @OptionGroup var runOptions: RunOptions
 
-    @Option(help: "Comma-separated policies: none, fixed:<duration>, ios, android, adaptive, oracle.")
+    @Option(help: ArgumentHelp("Comma-separated policies. \(PolicySpec.helpText)."))
     var policies: String = "none,fixed:15m,fixed:60m,oracle"
 
     @Flag(help: ArgumentHelp("Also sweep each policy family's knob (adaptive:<price>, fixed:<interval>) in the same pass, and report per family its curve of rescued opens against energy, read at the oracle's energy, and its best point.", valueName: "frontier"))

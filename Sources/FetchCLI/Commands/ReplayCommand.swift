@@ -11,7 +11,7 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
     @OptionGroup var runOptions: RunOptions
 
-    @Option(help: "The policy: none, fixed:<duration>, oracle.")
+    @Option(help: ArgumentHelp("The policy. \(PolicySpec.helpText)."))
     var policy: String = "fixed:15m"
 
     @Option(help: "Output: table or json.")

@@ -1,27 +1,50 @@
-/// Parses policy names as written on the command line: `none`, `fixed:15m`, `oracle`.
+/// Every policy the command line and the service know, registered in this one place: its name
+/// as written (a pattern for those with a parameter), what it does, and how a name makes it.
 public enum PolicySpec {
-    public static let known = ["none", "fixed:<duration>", "ios", "android", "adaptive", "push-adaptive", "adaptive+push", "oracle", "oracle:opens"]
+    public struct Entry: Sendable {
+        public let name: String
+        public let summary: String
+        let make: @Sendable (String) -> (any FetchPolicy)?
+    }
+
+    public static let registry: [Entry] = [
+        Entry(name: "none", summary: "never fetches in the background") { $0 == "none" ? NonePolicy() : nil },
+        Entry(name: "fixed:<duration>", summary: "fetches every app every period (at least 1s)") { text in
+            guard text.hasPrefix("fixed:"), let ms = DurationText.parse(String(text.dropFirst(6))), ms >= Millis.second else { return nil }
+            return FixedPolicy(period: ms, name: text)
+        },
+        Entry(name: "ios", summary: "a model of iOS Background App Refresh") { $0 == "ios" ? IOSPolicy() : nil },
+        Entry(name: "android", summary: "a model of Android's background limits (standby buckets, Doze, 15-minute periodic work)") { $0 == "android" ? AndroidPolicy() : nil },
+        Entry(name: "adaptive", summary: "this project's policy: learns each user's habits") { $0 == "adaptive" ? AdaptivePolicy() : nil },
+        Entry(name: "adaptive:<x>", summary: "adaptive with its own minimum of expected rescues per joule") { text in
+            guard text.hasPrefix("adaptive:"), let price = Double(text.dropFirst(9)), price > 0,
+                  price <= InputBounds.maxRescuesPerJoule else { return nil }
+            var p = AdaptivePolicy(minRescuesPerJoule: price)
+            p.label = text
+            return p
+        },
+        Entry(name: "push-adaptive", summary: "plans silent pushes at content updates, fetches nothing itself") {
+            $0 == "push-adaptive" ? PushAdaptivePolicy(alsoFetch: false) : nil
+        },
+        Entry(name: "adaptive+push", summary: "push-adaptive that also fetches as adaptive does") {
+            $0 == "adaptive+push" ? PushAdaptivePolicy(alsoFetch: true) : nil
+        },
+        Entry(name: "oracle", summary: "knows the future opens and each fetch's draw: the upper bound") { $0 == "oracle" ? OraclePolicy() : nil },
+        Entry(name: "oracle:opens", summary: "knows the future opens, not the draws: the bound for prediction alone") {
+            $0 == "oracle:opens" ? OraclePolicy(knowsDraws: false) : nil
+        },
+    ]
+
+    /// The registered names, in order.
+    public static let known = registry.map(\.name)
+
+    /// One line per policy, for `--help`.
+    public static let helpText = registry.map { "\($0.name): \($0.summary)" }.joined(separator: "; ")
 
     public static func parse(_ text: String) -> (any FetchPolicy)? {
-        switch text {
-        case "none": return NonePolicy()
-        case "oracle": return OraclePolicy()
-        case "oracle:opens": return OraclePolicy(knowsDraws: false)
-        case "adaptive": return AdaptivePolicy()
-        case "ios": return IOSPolicy()
-        case "android": return AndroidPolicy()
-        case "push-adaptive": return PushAdaptivePolicy(alsoFetch: false)
-        case "adaptive+push": return PushAdaptivePolicy(alsoFetch: true)
-        default:
-            if text.hasPrefix("adaptive:"), let price = Double(text.dropFirst(9)), price > 0, price <= InputBounds.maxRescuesPerJoule {
-                var p = AdaptivePolicy(minRescuesPerJoule: price)
-                p.label = text
-                return p
-            }
-            if text.hasPrefix("fixed:"), let ms = DurationText.parse(String(text.dropFirst(6))), ms >= Millis.second {
-                return FixedPolicy(period: ms, name: text)
-            }
-            return nil
+        for entry in registry {
+            if let p = entry.make(text) { return p }
         }
+        return nil
     }
 }
