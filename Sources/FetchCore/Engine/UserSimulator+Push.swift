@@ -39,6 +39,12 @@ extension UserSimulator {
         for app in woken { wakeForPush(app) }
     }
 
+    /// Silent pushes `id` may still receive within the hourly limit now.
+    func silentPushesLeft(_ id: Int32) -> Int {
+        let recent = silentDeliveries[id]?.reduce(0) { $0 + (now - $1 < Millis.hour ? 1 : 0) } ?? 0
+        return max(0, run.scenario.silentPushesPerHour - recent)
+    }
+
     /// Whether a silent push to `id` now is within the per-app hourly limit; if so, counts it.
     private func takeSilentSlot(_ id: Int32) -> Bool {
         let limit = run.scenario.silentPushesPerHour

@@ -16,10 +16,4 @@ extension UserSimulator {
         }
         nextUpdate = min(nextUpdate, next)
     }
-
-    /// Silent pushes `id` may still receive within the hourly limit now.
-    func silentPushesLeft(_ id: Int32) -> Int {
-        let recent = silentDeliveries[id]?.reduce(0) { $0 + (now - $1 < Millis.hour ? 1 : 0) } ?? 0
-        return max(0, run.scenario.silentPushesPerHour - recent)
-    }
 }
