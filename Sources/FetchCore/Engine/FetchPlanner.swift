@@ -1,8 +1,9 @@
 /// Answers "when should this app fetch next, and why": replays one user's log up to a moment
 /// under the `adaptive` policy, then lets the same engine run on through the horizon with no
 /// further events and collects the fetches it starts. The plan is therefore exactly what a
-/// replay would do from that moment if the user did nothing meanwhile; fetches the policy
-/// would make at a screen_on or an open cannot be planned in time and are not listed.
+/// replay would do from that moment if the user did nothing meanwhile. What the policy would do
+/// at a screen_on, a plug-in or an open cannot be timed; the plan lists it as triggers instead
+/// (``FetchPlan/Trigger``).
 public struct FetchPlanner: Sendable {
     public let scenario: Scenario
     public let seed: UInt64
