@@ -1,11 +1,14 @@
-/// A request the API refuses, with what is wrong and the request field at fault
-/// (`events[3].timestamp`, `horizon`, `body`). The server turns it into a 4xx and its JSON body.
+/// A request the service refuses, with what is wrong and the request field at fault
+/// (`events[3].timestamp`, `horizon`, `body`): the service's one error type. It knows nothing
+/// of HTTP; the server maps each kind to a status code in one place (`APIError`).
 public struct RequestError: Error, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// 400: a value is missing, malformed or out of its documented range.
         case invalid
         /// 413: the body or the batch is larger than the server takes.
         case tooLarge
+        /// 404: what the field names does not exist (a user with no events).
+        case notFound
     }
 
     public var kind: Kind

@@ -1,10 +1,23 @@
 import FetchCore
+import GRDB
 
-extension EventStore {
-    /// The planner for one user: `scenario` with the fetch intervals set for that user.
-    public func planner(user: String, scenario: Scenario, seed: UInt64) throws -> FetchPlanner {
+/// A user's stored history, read in one transaction: everything that rebuilds the user's
+/// engine. A value, so the service reads it off the cooperative threads and builds the engine
+/// where it needs it.
+public struct UserHistory: Sendable {
+    public var user: String
+    /// The app names the events use, by id.
+    public var appNames: [String]
+    /// In time order.
+    public var events: [UsageEvent]
+    /// In order of start.
+    public var reports: [ReportedFetch]
+    public var intervals: [String: FetchInterval]
+
+    /// The planner for the user: `scenario` with the fetch intervals set for that user.
+    public func planner(scenario: Scenario, seed: UInt64) -> FetchPlanner {
         var s = scenario
-        for (app, interval) in try intervals(user: user) {
+        for (app, interval) in intervals.sorted(by: { $0.key < $1.key }) {
             let base = s.settings(forApp: app)
             s.apps[app] = AppSettings(interval: interval, content: base.content, profile: base.profile)
         }
@@ -15,27 +28,56 @@ extension EventStore {
     /// user's events and reported fetches in time order (events first at equal times), up to and
     /// including `through` (all when nil). `next`, the service's live state and the service's
     /// plans for a past moment all start here, so they give the same answers.
-    public func session(user: String, scenario: Scenario, seed: UInt64, through: Instant? = nil) throws -> PlanningSession {
-        let planner = try self.planner(user: user, scenario: scenario, seed: seed)
-        return try withHistory(user: user) { source, all in
-            let session = PlanningSession(planner: planner, user: user, apps: source.apps)
-            let reports = through.map { t in all.filter { $0.start <= t } } ?? all
-            var next = 0
-            var userID: Int32 = -1
-            while let e = try source.next() {
-                if let through, e.time > through { break }
-                userID = e.user
-                while next < reports.count && reports[next].start < e.time {
-                    session.report(reports[next], user: e.user)
-                    next += 1
-                }
-                session.receive(e)
-            }
-            while next < reports.count {
-                session.report(reports[next], user: max(userID, 0))
+    public func session(scenario: Scenario, seed: UInt64, through: Instant? = nil) -> PlanningSession {
+        let apps = NameTable()
+        for name in appNames { _ = apps.id(name) }
+        let session = PlanningSession(planner: planner(scenario: scenario, seed: seed), user: user, apps: apps)
+        let reports = through.map { t in self.reports.filter { $0.start <= t } } ?? self.reports
+        var next = 0
+        var userID: Int32 = -1
+        for e in events {
+            if let through, e.time > through { break }
+            userID = e.user
+            while next < reports.count && reports[next].start < e.time {
+                session.report(reports[next], user: e.user)
                 next += 1
             }
-            return session
+            session.receive(e)
         }
+        while next < reports.count {
+            session.report(reports[next], user: max(userID, 0))
+            next += 1
+        }
+        return session
+    }
+}
+
+extension EventStore {
+    /// `user`'s history (``UserHistory``), read in one transaction.
+    public func history(user: String) throws -> UserHistory {
+        try pool.read { db in try Self.history(user: user, db) }
+    }
+
+    /// `user`'s history, read on the store's own threads: the caller's thread is not blocked.
+    public func history(user: String) async throws -> UserHistory {
+        try await pool.read { db in try Self.history(user: user, db) }
+    }
+
+    /// The user's engine rebuilt from the store (``UserHistory/session(scenario:seed:through:)``).
+    public func session(user: String, scenario: Scenario, seed: UInt64, through: Instant? = nil) throws -> PlanningSession {
+        try history(user: user).session(scenario: scenario, seed: seed, through: through)
+    }
+
+    private static func history(user: String, _ db: Database) throws -> UserHistory {
+        var source = try StoreEventSource(db: db, user: user)
+        var events: [UsageEvent] = []
+        while let e = try source.next() { events.append(e) }
+        let apps = source.apps
+        let reports = try Row.fetchAll(db, sql: """
+            SELECT app, start, utcOffset, duration, bytes, network, result FROM fetch_results
+            WHERE user = ? ORDER BY start, app
+            """, arguments: [user]).map { row in try reportedFetch(row, apps: apps, user: user) }
+        return UserHistory(user: user, appNames: apps.names, events: events, reports: reports,
+                           intervals: try intervals(user: user, db))
     }
 }

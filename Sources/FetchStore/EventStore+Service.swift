@@ -121,28 +121,14 @@ extension EventStore {
     }
 
     /// Stores a reported fetch; false when the same (user, app, start) was stored before.
-    public func record(_ f: ReportedFetch, user: String, app: String) throws -> Bool {
-        try pool.write { db in
+    public func record(_ f: ReportedFetch, user: String, app: String) async throws -> Bool {
+        try await pool.write { db in
             try db.execute(sql: """
                 INSERT OR IGNORE INTO fetch_results (user, app, start, utcOffset, duration, bytes, network, result)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [user, app, f.start.millis, Int64(f.offsetMinutes), f.durationMs, f.bytes,
                                  Int64(f.network.rawValue), f.result.rawValue])
             return db.changesCount > 0
-        }
-    }
-
-    /// Calls `body` with `user`'s stored events (in time order) and reported fetches (by
-    /// start), read in one transaction so the two agree.
-    public func withHistory<R>(user: String, _ body: (inout StoreEventSource, [ReportedFetch]) throws -> R) throws -> R {
-        try pool.read { db in
-            var source = try StoreEventSource(db: db, user: user)
-            let apps = source.apps
-            let reports = try Row.fetchAll(db, sql: """
-                SELECT app, start, utcOffset, duration, bytes, network, result FROM fetch_results
-                WHERE user = ? ORDER BY start, app
-                """, arguments: [user]).map { row in try Self.reportedFetch(row, apps: apps, user: user) }
-            return try body(&source, reports)
         }
     }
 
@@ -162,27 +148,25 @@ extension EventStore {
     }
 
     /// Sets the fetch interval of `app` for `user`.
-    public func setInterval(_ interval: FetchInterval, user: String, app: String) throws {
-        try pool.write { db in
+    public func setInterval(_ interval: FetchInterval, user: String, app: String) async throws {
+        try await pool.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO intervals (user, app, interval) VALUES (?, ?, ?)",
                            arguments: [user, app, interval.description])
         }
     }
 
     /// The intervals set for `user`, by app name.
-    public func intervals(user: String) throws -> [String: FetchInterval] {
-        try pool.read { db in
-            var out: [String: FetchInterval] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT app, interval FROM intervals WHERE user = ?", arguments: [user]) {
-                if let i = FetchInterval(text: row[1] as String) { out[row[0] as String] = i }
-            }
-            return out
+    static func intervals(user: String, _ db: Database) throws -> [String: FetchInterval] {
+        var out: [String: FetchInterval] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT app, interval FROM intervals WHERE user = ?", arguments: [user]) {
+            if let i = FetchInterval(text: row[1] as String) { out[row[0] as String] = i }
         }
+        return out
     }
 
     /// Forgets everything stored about `user`, in one transaction; returns the events removed.
-    public func deleteUser(_ user: String) throws -> Int {
-        try pool.write { db in
+    public func deleteUser(_ user: String) async throws -> Int {
+        try await pool.write { db in
             var removed = 0
             if let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [user]) {
                 try db.execute(sql: "DELETE FROM events WHERE user = ?", arguments: [id])
@@ -204,14 +188,14 @@ extension EventStore {
     }
 
     /// The time of `user`'s last stored event, nil when there is none.
-    public func lastEventTime(user: String) throws -> Int64? {
-        try pool.read { db in
+    public func lastEventTime(user: String) async throws -> Int64? {
+        try await pool.read { db in
             try Int64.fetchOne(db, sql: "SELECT max(ts) FROM events WHERE user = (SELECT id FROM users WHERE name = ?)", arguments: [user])
         }
     }
 
     /// Whether the store has any event of `user`.
-    public func hasUser(_ user: String) throws -> Bool {
-        try pool.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [user]) != nil }
+    public func hasUser(_ user: String) async throws -> Bool {
+        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [user]) != nil }
     }
 }

@@ -119,7 +119,7 @@ struct HostileRequestTests {
             try await expect(client, .get, "/v1/users/user-0001%1B/budget", field: "user")
             try await expect(client, .get, "/v1/users/user-0001/apps/news%00/plan", field: "app")
             #expect(try await answers(client) == before)
-            #expect(try h.store.hasUser(Self.user))
+            #expect(try await h.store.hasUser(Self.user))
         }
     }
 

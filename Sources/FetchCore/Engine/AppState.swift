@@ -47,6 +47,51 @@ public struct AppState: Sendable {
         refreshed != .min && refreshed >= settings.content.freshFrom(open: t, lastUpdate: updates?.last ?? .min)
     }
 
+    /// The interval rule (``FetchInterval/permits(start:after:)``) for a fetch starting at `t`.
+    @inline(__always)
+    public func intervalPermits(at t: Int64) -> Bool {
+        settings.interval.permits(start: t, after: lastFetchStart)
+    }
+
+    /// Whether the server has content the app has not fetched (always, for a time window).
+    var hasNewContent: Bool {
+        if case .updates = settings.content { return (updates?.last ?? .min) > refreshedAt }
+        return true
+    }
+
+    /// The user opens the app at `t`: the open refreshes its content.
+    mutating func opened(at t: Int64) {
+        refresh(contentTime: t)
+        refreshedByPush = false
+        openRefreshedAt = t
+        lastOpen = t
+        opens += 1
+    }
+
+    /// The engine starts a fetch at `t` whose outcome is `result`, woken by a push or not.
+    mutating func started(at t: Int64, result: FetchResult, byPush: Bool) {
+        inFlight = true
+        lastFetchStart = t
+        fetches += 1
+        pendingStart = t
+        pendingResult = result
+        pendingByPush = byPush
+    }
+
+    /// The fetch under way ends; returns its result, now counted.
+    mutating func finished() -> FetchResult {
+        inFlight = false
+        count(pendingResult)
+        return pendingResult
+    }
+
+    /// The app reports a fetch it made itself, started at `start`.
+    mutating func reported(start: Int64, result: FetchResult) {
+        lastFetchStart = max(lastFetchStart, start)
+        fetches += 1
+        count(result)
+    }
+
     /// Counts a fetch's result in the app's record (its reliability, for policies).
     mutating func count(_ result: FetchResult) {
         lastFetchWasTerminated = result == .terminated

@@ -1,15 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What the engine needs of an app's settings at every request, computed once per app: the
 /// worst-case cost it reserves against the budgets, and the spread of the fetch duration.
 struct FetchCosts: Sendable {
-    /// The interval's minimum gap between fetch starts, 0 when there is none.
-    let gap: Int64
-    let never: Bool
     /// The most a fetch can move: its payload, new data or not.
     let worstBytes: Int64
     /// Worst-case energy (running to the deadline with `worstBytes`), in microjoules, by network
@@ -24,8 +15,6 @@ struct FetchCosts: Sendable {
 
     init(settings: AppSettings, energy: EnergyModel) {
         let p = settings.profile
-        gap = settings.interval.minimumGap
-        never = settings.interval == .never
         worstBytes = max(p.bytes, p.noDataBytes)
         let worst = { (n: Network, shared: Bool) in
             energy.fetchMicroJ(ms: Millis.deadline, bytes: max(p.bytes, p.noDataBytes), network: n, sharedWake: shared)
@@ -34,7 +23,7 @@ struct FetchCosts: Sendable {
         worstWifiShared = worst(.wifi, true)
         worstCellular = worst(.cellular, false)
         worstCellularShared = worst(.cellular, true)
-        sigma = log(Double(p.durationP95) / Double(p.durationMedian)) / 1.644_853_6
+        sigma = FetchDraw.sigma(median: p.durationMedian, p95: p.durationP95)
     }
 
     @inline(__always)

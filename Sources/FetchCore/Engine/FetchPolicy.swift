@@ -30,6 +30,11 @@ public protocol FetchPolicy: Sendable {
     /// Decides what to fetch at `point`. Appends app ids to `decision.fetches` and may set
     /// `decision.wakeAt` to be called again at a moment of its choosing.
     func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision)
+
+    /// A replay under this policy. Policies keep the default (``Replay``); it is a requirement
+    /// so that a policy held as `any FetchPolicy` replays through code specialized for its
+    /// own type, found in its witness table, and the engine lists no policy by name.
+    func replay(scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable, trace: (any TraceSink)?) -> ReplayDriver
 }
 
 extension FetchPolicy {

@@ -68,20 +68,15 @@ public final class ReplayDriver {
     }
 }
 
+extension FetchPolicy {
+    public func replay(scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable,
+                       trace: (any TraceSink)?) -> ReplayDriver {
+        ReplayDriver(Replay(policy: self, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace))
+    }
+}
+
 /// Makes a replay for any policy value.
 public func makeReplay(policy: any FetchPolicy, scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable,
                        trace: (any TraceSink)? = nil) -> ReplayDriver {
-    func open<Q: FetchPolicy>(_ q: Q) -> ReplayDriver {
-        ReplayDriver(Replay(policy: q, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace))
-    }
-    switch policy {
-    case let p as NonePolicy: return open(p)
-    case let p as FixedPolicy: return open(p)
-    case let p as OraclePolicy: return open(p)
-    case let p as AdaptivePolicy: return open(p)
-    case let p as IOSPolicy: return open(p)
-    case let p as AndroidPolicy: return open(p)
-    case let p as PushAdaptivePolicy: return open(p)
-    default: return open(policy)
-    }
+    policy.replay(scenario: scenario, seed: seed, users: users, apps: apps, trace: trace)
 }

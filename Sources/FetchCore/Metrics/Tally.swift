@@ -50,6 +50,19 @@ public struct Tally: Equatable, Sendable {
         missed.merge(o.missed)
     }
 
+    /// Counts a fetch that ran: its energy, its bytes by network, and its result. Totals
+    /// saturate, since reported fetches are bounded one by one, not in number.
+    mutating func countFetch(energyMicroJ e: Int64, bytes: Int64, network: Network, result: FetchResult) {
+        energyMicroJ = energyMicroJ.saturatingAdd(e)
+        if network == .cellular {
+            cellularBytes = cellularBytes.saturatingAdd(bytes)
+        } else {
+            wifiBytes = wifiBytes.saturatingAdd(bytes)
+        }
+        fetches += 1
+        count(result)
+    }
+
     mutating func count(_ result: FetchResult) {
         switch result {
         case .newData: newData += 1

@@ -27,6 +27,15 @@ public enum FetchInterval: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The interval rule: whether a fetch may start at `t` when the app's last one started at
+    /// `last` (`Int64.min`: none), that is, not within the minimum gap after it. `never` is a
+    /// rule of its own (the app is never fetched), checked before this one.
+    @inlinable
+    public func permits(start t: Int64, after last: Int64) -> Bool {
+        guard case .custom(let gap) = self, last != .min else { return true }
+        return t - last >= gap
+    }
+
     /// The minimum gap between two fetch starts, 0 when there is none.
     @inlinable
     public var minimumGap: Int64 {

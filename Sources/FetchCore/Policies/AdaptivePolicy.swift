@@ -247,8 +247,7 @@ public struct AdaptivePolicy: FetchPolicy {
     static func need(of app: AppState, at now: Int64, within horizon: Int64) -> Need {
         if app.settings.interval == .never { return .never }
         if app.inFlight { return .inFlight }
-        let gap = app.settings.interval.minimumGap
-        if gap > 0 && app.lastFetchStart != .min && now - app.lastFetchStart < gap { return .withinInterval }
+        if !app.intervalPermits(at: now) { return .withinInterval }
         switch app.settings.content {
         case .window(let w):
             // Fresh content now stays fresh past the horizon: no fetch needed.

@@ -271,11 +271,11 @@ struct OraclePlanner {
     /// the same app still running or within its interval, or a budget that cannot hold the
     /// worst case the engine reserves at each start.
     private func insertion(_ o: Option, into selected: [Option]) -> Int? {
-        let gap = view.settings(o.app).interval.minimumGap
-        if gap > 0, let last = view.app(o.app)?.lastFetchStart, last != .min, o.time - last < gap { return nil }
+        let interval = view.settings(o.app).interval
+        if let app = view.app(o.app), !app.intervalPermits(at: o.time) { return nil }
         for g in selected where g.app == o.app {
             let (a, b) = g.time <= o.time ? (g, o) : (o, g)
-            if a.time + a.runMs > b.time || (gap > 0 && b.time - a.time < gap) { return nil }
+            if a.time + a.runMs > b.time || !interval.permits(start: b.time, after: a.time) { return nil }
         }
         let at = selected.firstIndex { ($0.time, $0.app) > (o.time, o.app) } ?? selected.count
         var energy = view.energyUsedToday, cellular = view.cellularUsedToday

@@ -34,11 +34,13 @@ public struct APIError: HTTPResponseError, Sendable {
 }
 
 extension APIError {
-    /// The answer to a request the API refuses.
+    /// The answer to a request the service refuses: the one mapping of its errors to statuses.
     init(_ e: RequestError) {
-        self.init(e.kind == .tooLarge ? .contentTooLarge : .badRequest, e.message, field: e.field)
+        let status: HTTPResponse.Status = switch e.kind {
+        case .invalid: .badRequest
+        case .tooLarge: .contentTooLarge
+        case .notFound: .notFound
+        }
+        self.init(status, e.message, field: e.field)
     }
-
-    static func badRequest(_ message: String, field: String) -> APIError { APIError(.badRequest, message, field: field) }
-    static func notFound(_ message: String, field: String) -> APIError { APIError(.notFound, message, field: field) }
 }

@@ -44,46 +44,34 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
         return try await service.ingest(batch, tenant: context.tenant, limits: limits)
     }
     v1.get("users/:user/apps/:app/plan") { request, context in
-        let plan = try service.plan(tenant: context.tenant, user: try context.parameter("user"), app: try context.parameter("app"),
-                                    at: request.uri.queryParameters["at"].map(String.init),
-                                    horizon: request.uri.queryParameters["horizon"].map(String.init), limits: limits)
+        let plan = try await service.plan(try context.user(), app: try context.app(), at: try request.moment(),
+                                          horizon: try request.horizon(max: limits.maxHorizon))
         return Response(status: .ok, headers: [.contentType: "application/json"],
                         body: .init(byteBuffer: ByteBuffer(string: try ReportText.json(plan))))
     }
     v1.put("users/:user/apps/:app/interval") { request, context in
+        let (user, app) = (try context.user(), try context.app())
         let body = try await RequestBody.decode(API.IntervalBody.self, from: request, limit: limits.maxBodyBytes)
-        return try service.setInterval(tenant: context.tenant, user: try context.parameter("user"),
-                                       app: try context.parameter("app"), body)
+        return try await service.setInterval(user, app: app, try body.validated())
     }
     v1.post("users/:user/fetches") { request, context in
+        let user = try context.user()
         let body = try await RequestBody.decode(API.FetchReport.self, from: request, limit: limits.maxBodyBytes)
-        return try service.report(tenant: context.tenant, user: try context.parameter("user"), body)
+        return try await service.recordFetch(user, try body.validated())
     }
     v1.get("users/:user/apps/:app/push") { request, context in
-        try service.pushAdvice(tenant: context.tenant, user: try context.parameter("user"), app: try context.parameter("app"),
-                               at: request.uri.queryParameters["at"].map(String.init))
+        try await service.pushAdvice(try context.user(), app: try context.app(), at: try request.moment())
     }
     v1.get("users/:user/wake") { request, context in
-        try service.wake(tenant: context.tenant, user: try context.parameter("user"),
-                         kind: request.uri.queryParameters["kind"].map(String.init),
-                         at: request.uri.queryParameters["at"].map(String.init))
+        try await service.wake(try context.user(), kind: try request.wakeKind(), at: try request.moment())
     }
     v1.get("users/:user/budget") { request, context in
-        try service.budget(tenant: context.tenant, user: try context.parameter("user"),
-                           at: request.uri.queryParameters["at"].map(String.init))
+        try await service.budget(try context.user(), at: try request.moment())
     }
     v1.delete("users/:user") { _, context in
-        try service.delete(tenant: context.tenant, user: try context.parameter("user"))
+        try await service.delete(try context.user())
     }
     return router
-}
-
-extension AppRequestContext {
-    /// A path parameter, percent-decoded.
-    func parameter(_ name: String) throws -> String {
-        guard let raw = parameters.get(name) else { throw APIError.badRequest("missing path parameter '\(name)'", field: name) }
-        return raw.removingPercentEncoding ?? raw
-    }
 }
 
 extension API.Health: ResponseEncodable {}

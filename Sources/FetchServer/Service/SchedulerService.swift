@@ -9,7 +9,9 @@ import Metrics
 /// reported fetches, kept current as events arrive, and dropped when it can no longer follow
 /// (an event older than its last one, an interval change, a deletion).
 ///
-/// Users are stored as `tenant/user` when tokens are in use, so tenants never meet.
+/// It takes typed inputs (decoded by the routes) and throws ``RequestError`` for a request it
+/// refuses; it knows nothing of HTTP. Store reads and writes run on the store's threads
+/// (GRDB's async API), never on a cooperative thread while a lock is held.
 public final class SchedulerService: Sendable {
     public let store: EventStore
     public let scenario: Scenario
@@ -35,19 +37,14 @@ public final class SchedulerService: Sendable {
         self.writer = IngestWriter(store: store)
     }
 
-    /// The stored name of a tenant's user.
-    static func storedName(tenant: String, user: String) -> String {
-        tenant.isEmpty ? user : tenant + "/" + user
-    }
-
-    /// A session rebuilt from the store (``EventStore/session(user:scenario:seed:through:)``).
-    func buildSession(storedUser user: String) throws -> PlanningSession {
+    /// A session rebuilt from the store (``UserHistory/session(scenario:seed:through:)``).
+    func buildSession(storedUser user: String, through: Instant? = nil) async throws -> PlanningSession {
         metrics.sessionBuilds.increment()
-        return try store.session(user: user, scenario: scenario, seed: seed)
+        return try await store.history(user: user).session(scenario: scenario, seed: seed, through: through)
     }
 
     /// Runs `body` with the live session of a stored user.
-    func withSession<R>(storedUser user: String, _ body: (PlanningSession) throws -> R) throws -> R {
-        try slots.slot(user).with(build: { try buildSession(storedUser: user) }, body)
+    func withSession<R>(storedUser user: String, _ body: (PlanningSession) throws -> R) async throws -> R {
+        try await slots.slot(user).with(build: { try await buildSession(storedUser: user) }, body)
     }
 }

@@ -51,7 +51,7 @@ public final class PlanningSession {
     public func budget(at: Int64?) -> BudgetState? {
         guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
         let sim = projection(of: live, to: at ?? lastEventTime)
-        sim.rollDay(at: sim.now)
+        sim.rollDay(at: sim.state.now)
         return sim.budget
     }
 
@@ -61,14 +61,14 @@ public final class PlanningSession {
     public func pushAdvice(app: String, at: Int64?) -> PushAdaptivePolicy.Advice? {
         guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
         let sim = projection(of: live, to: at ?? lastEventTime)
-        sim.now = max(sim.now, at ?? lastEventTime)
+        sim.state.now = max(sim.state.now, at ?? lastEventTime)
         guard let id = apps.existingID(app) else {
             return PushAdaptivePolicy.Advice(push: false, reason: "the user has not used this app yet", probability: 0, value: 0,
                                              cost: 0, silentPushesLeft: planner.scenario.silentPushesPerHour)
         }
         let view = sim.makeView(pushesLeft: sim.silentPushesLeft(id))
         return PushAdaptivePolicy(alsoFetch: true)
-            .advise(app: id, view: view, state: &sim.policyState)
+            .advise(app: id, view: view, state: &sim.state.policy)
     }
 
     /// A copy of the live state, run with no further events up to `t`; the live state is
@@ -110,21 +110,21 @@ public final class PlanningSession {
         }
         let trace = PlanTrace()
         let sim = projection(of: live, to: plan.at, trace: trace)
-        plan.offsetMinutes = sim.offset
+        plan.offsetMinutes = sim.state.offset
         if settings.interval == .never {
             plan.reason = "the app's fetch interval is never: it is never fetched in the background"
             return plan
         }
-        guard let appID = apps.existingID(app), let state = sim.apps.first(where: { $0.id == appID }) else {
+        guard let appID = apps.existingID(app), let state = sim.state.apps.first(where: { $0.id == appID }) else {
             plan.reason = "user '\(user)' has not opened '\(app)' yet: the adaptive policy waits for two opens (cold start)"
             return plan
         }
         plan.opens = state.opens
-        trace.energy = sim.energyToday
-        trace.day = sim.day
+        trace.energy = sim.state.budget.energy
+        trace.day = sim.state.budget.day
         trace.user = sim.user
         trace.app = appID
-        trace.model = sim.policyState.model
+        trace.model = sim.state.policy.model
         trace.horizon = max(scenario.tick, Millis.minute)
         // The wakes on the way: the same run as the timed plan's, copied at each wake's moment.
         plan.triggers = triggers(advancing: sim, app: appID, at: plan.at, horizon: horizon)

@@ -4,50 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// The wakes a device agent can report as they happen: the device is awake anyway.
-public enum WakeKind: String, CaseIterable, Sendable {
-    case screenOn = "screen_on"
-    case plugged
-    case location
-
-    /// The log event of this wake.
-    public var event: EventKind {
-        switch self {
-        case .screenOn: .screenOn
-        case .plugged: .plugged
-        case .location: .location
-        }
-    }
-}
-
-/// What the engine does at one wake: the fetches it starts and the requests it refuses.
-public struct WakeDecision: Sendable, Equatable {
-    public struct Fetch: Sendable, Equatable {
-        public var app: String
-        public var network: Network
-        public var energyMicroJ: Int64
-        public var bytes: Int64
-        /// nil for a fetch that runs.
-        public var refusal: Refusal?
-    }
-
-    public var kind: WakeKind
-    public var at: Int64
-    public var offsetMinutes: Int
-    /// In the order the engine took them.
-    public var fetches: [Fetch]
-}
-
-/// Collects the rows of one moment of a supposed wake, once armed.
-final class WakeTrace: TraceSink {
-    var armed = false
-    var rows: [TraceRow] = []
-
-    func record(_ row: TraceRow) {
-        if armed { rows.append(row) }
-    }
-}
-
 extension PlanningSession {
     /// Predecessor apps listed per plan: the likeliest to come before an open of the app.
     static let maxPredecessors = 3
@@ -60,8 +16,8 @@ extension PlanningSession {
         let t = at ?? lastEventTime
         let base = projection(of: live, to: lastEventTime)
         let (rows, _) = suppose(UsageEvent(time: Instant(millis: t), user: base.user, kind: kind.event,
-                                           offsetMinutes: Int16(base.offset)), on: base, app: nil)
-        return WakeDecision(kind: kind, at: t, offsetMinutes: base.offset, fetches: rows.map {
+                                           offsetMinutes: Int16(base.state.offset)), on: base, app: nil)
+        return WakeDecision(kind: kind, at: t, offsetMinutes: base.state.offset, fetches: rows.map {
             WakeDecision.Fetch(app: apps[$0.app], network: $0.network, energyMicroJ: $0.energyMicroJ, bytes: $0.bytes,
                                refusal: $0.refusal)
         })
@@ -97,7 +53,7 @@ extension PlanningSession {
     /// `sim` on to each wake's moment in turn (as the plan's timed run would, with no events)
     /// and supposes the wake on a copy there, so the wakes cost a copy each, not a run each.
     func triggers(advancing sim: UserSimulator<AdaptivePolicy>, app: Int32, at: Int64, horizon: Int64) -> [FetchPlan.Trigger] {
-        let model = sim.policyState.model, offset = sim.offset
+        let model = sim.state.policy.model, offset = sim.state.offset
         var wakes: [(FetchPlan.Trigger.Kind, WakeForecast, UsageEvent)] = []
         func event(_ kind: EventKind, _ f: WakeForecast, app: Int32 = -1, value: Int16 = 0) -> UsageEvent {
             // Decided at the second by which half the chance has come (not rounded to the minute:
@@ -140,7 +96,7 @@ extension PlanningSession {
                                       time: e.time.millis, offsetMinutes: offset, fetch: ran, refusal: row?.refusal,
                                       expectedRescues: seen?.0.expectedRescues ?? 0, costJoules: seen?.0.costJoules ?? 0,
                                       energyMicroJ: ran ? row?.energyMicroJ : nil, bytes: ran ? row?.bytes : nil,
-                                      network: row?.network ?? sim.context.network, reason: "")
+                                      network: row?.network ?? sim.state.context.network, reason: "")
             t.reason = TriggerReason.text(t, assessment: seen?.0, model: seen?.1, app: app, at: e)
             return t
         }

@@ -1,0 +1,56 @@
+extension UserSimulator {
+    /// What the policy sees now.
+    func makeView(pushesLeft: Int = 0) -> UserView {
+        UserView(now: Instant(millis: state.now), offsetMinutes: state.offset, context: state.context,
+                 energyUsedToday: state.budget.energy, cellularUsedToday: state.budget.cellular, apps: state.apps,
+                 future: state.lookahead, catalog: run.catalog, silentPushesLeft: pushesLeft, index: state.appIndex,
+                 seed: run.seed, userHash: userHash, origin: state.origin)
+    }
+
+    /// Offers the policy a decision point and runs its answer: fetch requests (each under the
+    /// hard rules), silent pushes it plans, and its timer.
+    func decide(_ point: DecisionPoint) {
+        decision.fetches.removeAll(keepingCapacity: true)
+        decision.pushes.removeAll(keepingCapacity: true)
+        decision.wakeAt = nil
+        var pushesLeft = 0
+        if P.plansPushes, case .contentUpdate(let app) = point { pushesLeft = silentPushesLeft(app) }
+        let view = makeView(pushesLeft: pushesLeft)
+        beforeDecision?(point, view, state.policy)
+        policy.decide(point, view: view, state: &state.policy, decision: &decision)
+        let asked = decision.fetches
+        for app in asked { request(app) }
+        if P.plansPushes && !decision.pushes.isEmpty {
+            let pushes = decision.pushes
+            for app in pushes {
+                state.tally.pushes.planned += 1
+                push(app, kind: .silent)
+            }
+        }
+        if let w = decision.wakeAt { state.agenda.wakeAt = w.millis > state.now ? w.millis : .max }
+    }
+
+    /// The index of an app's state, made on first sight. Policies mostly ask for apps in the
+    /// order of `view.apps`, so the slot after the last one found is tried before hashing.
+    func appIndex(_ id: Int32) -> Int {
+        let hint = state.lookupHint
+        if hint < state.apps.count && state.apps[hint].id == id {
+            state.lookupHint = hint + 1
+            return hint
+        }
+        if let i = state.appIndex[id] {
+            state.lookupHint = Int(i) + 1
+            return Int(i)
+        }
+        let settings = run.catalog.settings(id)
+        var updates: UpdateProcess? = nil
+        if case .updates(let mean) = settings.content {
+            updates = UpdateProcess(seed: run.seed, userHash: userHash, appHash: run.catalog.hash(id),
+                                    origin: state.origin, meanGap: mean)
+        }
+        state.apps.append(AppState(id: id, settings: settings, updates: updates, energy: run.scenario.energy))
+        state.appIndex[id] = Int32(state.apps.count - 1)
+        if P.plansPushes, let u = updates { state.agenda.nextUpdate = min(state.agenda.nextUpdate, u.next) }
+        return state.apps.count - 1
+    }
+}

@@ -1,0 +1,75 @@
+extension UserSimulator {
+    /// A policy asks to fetch `id` now: the engine checks every hard rule, then runs it.
+    func request(_ id: Int32, byPush: Bool = false, deadline: Int64 = Millis.deadline) {
+        let i = appIndex(id)
+        let now = state.now, network = state.context.network
+        let shared = state.radio.isAwake(at: now, on: network)
+        if let refusal = refusal(i, network: network, sharedWake: shared) {
+            state.tally.refused[refusal.rawValue] += 1
+            run.trace?.record(TraceRow(user: user, app: id, start: now, offsetMinutes: Int16(state.offset),
+                                       unixForm: state.unixForm, durationMs: 0, result: nil, network: network,
+                                       energyMicroJ: 0, bytes: 0, refusal: refusal))
+            return
+        }
+        state.apps[i].advanceContent(to: now)
+        let a = state.apps[i]
+        let draw = FetchDraw.at(now, seed: run.seed, userHash: userHash, appHash: run.catalog.hash(id),
+                                profile: a.settings.profile, sigma: a.costs.sigma, hasNewData: a.hasNewContent,
+                                deadline: deadline)
+        let energy = run.scenario.energy.fetchMicroJ(ms: draw.runMs, bytes: draw.bytes, network: network, sharedWake: shared)
+        account(energy: energy, bytes: draw.bytes, network: network, result: draw.result, runMs: draw.runMs)
+        audit(a, runMs: draw.runMs, network: network)
+        state.apps[i].started(at: now, result: draw.result, byPush: byPush)
+        state.agenda.complete(app: i, at: now + draw.runMs)
+        run.trace?.record(TraceRow(user: user, app: id, start: now, offsetMinutes: Int16(state.offset),
+                                   unixForm: state.unixForm, durationMs: draw.runMs, result: draw.result, network: network,
+                                   energyMicroJ: energy, bytes: draw.bytes, refusal: nil))
+    }
+
+    /// Counts a fetch that ran now, started by the engine or reported by the app: the one place
+    /// its energy and bytes go against the day's budgets and the tally, and its radio time.
+    func account(energy: Int64, bytes: Int64, network: Network, result: FetchResult, runMs: Int64) {
+        state.budget.charge(energy: energy, bytes: bytes, network: network)
+        state.tally.countFetch(energyMicroJ: energy, bytes: bytes, network: network, result: result)
+        state.radio.stayAwake(on: network, through: state.now + runMs + run.scenario.energy.radio(network).tail)
+    }
+
+    /// The rule a request breaks, in the order of DESIGN.md, or nil when it may run.
+    ///
+    /// The budget check reserves the worst case (a fetch that runs to its deadline and moves its
+    /// full payload), since the system cannot know in advance how long a fetch will take.
+    private func refusal(_ i: Int, network: Network, sharedWake: Bool) -> Refusal? {
+        let a = state.apps[i]
+        if a.settings.interval == .never { return .never }
+        if a.inFlight { return .running }
+        if let blocker = state.context.blocker { return blocker }
+        if !a.intervalPermits(at: state.now) { return .interval }
+        return state.budget.refusal(worstEnergy: a.costs.worst(network: network, sharedWake: sharedWake),
+                                    worstBytes: a.costs.worstBytes, network: network)
+    }
+
+    /// The engine's own check of every hard rule on a fetch it started, counted as violations.
+    private func audit(_ a: AppState, runMs: Int64, network: Network) {
+        if a.settings.interval == .never { state.tally.violations[HardRule.never.rawValue] += 1 }
+        if !a.intervalPermits(at: state.now) { state.tally.violations[HardRule.interval.rawValue] += 1 }
+        if runMs > Millis.deadline { state.tally.violations[HardRule.deadline.rawValue] += 1 }
+        if state.budget.overspent { state.tally.violations[HardRule.budget.rawValue] += 1 }
+        if state.context.blocker != nil || network == .none { state.tally.violations[HardRule.context.rawValue] += 1 }
+    }
+
+    /// A fetch ends: one that reported newData or noData refreshes its app as of its start.
+    func complete(_ m: Agenda.Completion) {
+        let i = Int(m.app)
+        let result = state.apps[i].finished()
+        guard result.refreshes else { return }
+        if result == .newData && state.apps[i].settings.profile.transferBytes > 0 {
+            // The content arrives with the background transfer, not with the fetch.
+            enqueueTransfer(i, contentTime: state.apps[i].pendingStart)
+            return
+        }
+        state.apps[i].advanceContent(to: state.now)
+        let was = state.apps[i].refreshedAt
+        state.apps[i].refresh(contentTime: state.apps[i].pendingStart)
+        if state.apps[i].refreshedAt != was { state.apps[i].refreshedByPush = state.apps[i].pendingByPush }
+    }
+}

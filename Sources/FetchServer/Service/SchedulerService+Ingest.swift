@@ -1,0 +1,39 @@
+import FetchAPI
+import FetchCore
+import FetchStore
+
+extension SchedulerService {
+    /// Validates and stores a batch, all or nothing, then brings the live sessions up to date.
+    func ingest(_ batch: API.EventBatch, tenant: String, limits: ServiceLimits) async throws -> API.IngestResult {
+        let items = try batch.validated(maxEvents: limits.maxBatchEvents).map { e in
+            EventStore.IdentifiedEvent(id: e.id, user: UserRef.stored(tenant: tenant, name: e.user), event: e.event, appName: e.appName)
+        }
+        let added = try await writer.append(items, tenant: tenant)
+        metrics.eventsAccepted.increment(by: added.count)
+        metrics.eventsDuplicate.increment(by: items.count - added.count)
+        follow(added)
+        return API.IngestResult(accepted: added.count, duplicates: items.count - added.count)
+    }
+
+    /// Feeds new events to the users' live sessions, in time order. A session that would have
+    /// to go back in time, or to its last moment again (it may have been built from a read that
+    /// already held these events), is dropped and rebuilt from the store when next needed.
+    private func follow(_ added: [EventStore.IdentifiedEvent]) {
+        var byUser: [String: [EventStore.IdentifiedEvent]] = [:]
+        for item in added { byUser[item.user, default: []].append(item) }
+        for (user, items) in byUser {
+            guard let slot = slots.existing(user) else { continue }
+            let sorted = items.enumerated().sorted { ($0.element.event.time, $0.offset) < ($1.element.event.time, $1.offset) }.map(\.element)
+            slot.update { session in
+                guard let first = sorted.first, first.event.time.millis > session.lastEventTime else { return false }
+                for item in sorted {
+                    var e = item.event
+                    if e.app >= 0 { e.app = session.apps.id(item.appName) }
+                    e.user = session.userID ?? e.user
+                    session.receive(e)
+                }
+                return true
+            }
+        }
+    }
+}
