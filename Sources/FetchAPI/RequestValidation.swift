@@ -12,7 +12,7 @@ public struct ValidEvent: Sendable {
 /// A reported fetch that passed every check, its app still by name.
 public struct ValidFetchReport: Sendable {
     public var app: String
-    public var fetch: ReportedFetch
+    public var fetch: FetchReport
 }
 
 extension API.EventBatch {
@@ -60,7 +60,7 @@ extension API.FetchReport {
         guard let outcome = FetchResult(rawValue: result) else {
             throw RequestError("result '\(InputBounds.printable(result))' is not newData, noData, failed or terminated", field: "result")
         }
-        return ValidFetchReport(app: app, fetch: ReportedFetch(app: -1, start: Instant(millis: parsed.millis), offsetMinutes: parsed.offsetMinutes,
+        return ValidFetchReport(app: app, fetch: FetchReport(app: -1, start: Instant(millis: parsed.millis), offsetMinutes: parsed.offsetMinutes,
                                                                durationMs: durationMs, bytes: bytes, network: net, result: outcome))
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Replays over all cores: the reading thread routes each user's events, in order, to one of
 /// `workers` threads (by user id), each running its own replays of every policy; the reports are
-/// merged at the end (``ReplayReport/merged(_:)``), byte-identical to a single-threaded run.
+/// merged at the end (``ReplayResult/merged(_:)``), byte-identical to a single-threaded run.
 ///
 /// Workers keep their own name tables, fed with each batch's new names, so nothing mutable is
 /// shared between threads but the batch queues.
@@ -19,7 +19,7 @@ struct ParallelReplay {
         var newApps: [String] = []
     }
 
-    func run<S: UsageEventSource>(_ source: inout S, progress: (_ events: Int, _ users: Int, _ done: Double?) -> Void) throws -> [ReplayReport] {
+    func run<S: UsageEventSource>(_ source: inout S, progress: (_ events: Int, _ users: Int, _ done: Double?) -> Void) throws -> [ReplayResult] {
         let queues = (0..<workers).map { _ in BatchQueue() }
         let results = ResultBox(count: workers)
         let threads = queues.enumerated().map { i, queue in
@@ -62,7 +62,7 @@ struct ParallelReplay {
         for w in 0..<workers { send(w); queues[w].close() }
         results.wait()
         let parts = results.values
-        return policies.indices.map { p in ReplayReport.merged(parts.map { $0[p] }) }
+        return policies.indices.map { p in ReplayResult.merged(parts.map { $0[p] }) }
     }
 }
 
@@ -102,11 +102,11 @@ final class BatchQueue: @unchecked Sendable {
 /// The workers' reports, and a wait for all of them. Guarded by its condition lock.
 final class ResultBox: @unchecked Sendable {
     private let condition = NSCondition()
-    private var slots: [[ReplayReport]?]
+    private var slots: [[ReplayResult]?]
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-    func set(_ i: Int, _ reports: [ReplayReport]) {
+    func set(_ i: Int, _ reports: [ReplayResult]) {
         condition.lock()
         slots[i] = reports
         condition.broadcast()
@@ -119,7 +119,7 @@ final class ResultBox: @unchecked Sendable {
         condition.unlock()
     }
 
-    var values: [[ReplayReport]] {
+    var values: [[ReplayResult]] {
         condition.lock()
         defer { condition.unlock() }
         return slots.map { $0! }

@@ -11,11 +11,11 @@ struct Runner {
     /// replay of each policy (by index), `tap` sees every event read.
     func replay(_ policies: [any FetchPolicy],
                 sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)? = nil,
-                tap: ((UsageEvent, NameTable) -> Void)? = nil) throws -> [ReplayReport] {
+                tap: ((UsageEvent, NameTable) -> Void)? = nil) throws -> [ReplayResult] {
         let scenario = try run.loadScenario()
         let clock = ContinuousClock()
         let started = clock.now
-        var reports: [ReplayReport] = []
+        var reports: [ReplayResult] = []
         var skipped: [String: Int] = [:]
         let progress = Progress(enabled: !run.quiet)
         func drive<S: UsageEventSource>(_ source: inout S) throws {

@@ -11,7 +11,7 @@ public struct UserHistory: Sendable {
     /// In time order.
     public var events: [UsageEvent]
     /// In order of start.
-    public var reports: [ReportedFetch]
+    public var reports: [FetchReport]
     public var intervals: [String: FetchInterval]
 
     /// The planner for the user: `scenario` with the fetch intervals set for that user.
@@ -76,7 +76,7 @@ extension EventStore {
         let reports = try Row.fetchAll(db, sql: """
             SELECT app, start, utcOffset, duration, bytes, network, result FROM fetch_results
             WHERE user = ? ORDER BY start, app
-            """, arguments: [user]).map { row in try reportedFetch(row, apps: apps, user: user) }
+            """, arguments: [user]).map { row in try fetchReport(row, apps: apps, user: user) }
         return UserHistory(user: user, appNames: apps.names, events: events, reports: reports,
                            intervals: try intervals(user: user, db))
     }

@@ -15,7 +15,7 @@ extension EventStore {
     /// stops the read. Rows already stored are left as they are.
     ///
     /// Binds go straight to SQLite's statement handle, several rows per statement: GRDB's argument
-    /// binding is ~3× slower on this hot path (the brief's measurements).
+    /// binding costs more per row on this hot path (the `ingest` benchmark shows it).
     public func ingest<S: UsageEventSource>(_ source: inout S) throws -> IngestStats {
         var stats = IngestStats()
         try pool.write { db in

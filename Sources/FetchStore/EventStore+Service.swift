@@ -121,7 +121,7 @@ extension EventStore {
     }
 
     /// Stores a reported fetch; false when the same (user, app, start) was stored before.
-    public func record(_ f: ReportedFetch, user: String, app: String) async throws -> Bool {
+    public func record(_ f: FetchReport, user: String, app: String) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: """
                 INSERT OR IGNORE INTO fetch_results (user, app, start, utcOffset, duration, bytes, network, result)
@@ -134,7 +134,7 @@ extension EventStore {
 
     /// A stored fetch report, checked against the bounds it was accepted under: a row out of
     /// range (written by something else, or damaged) is an error for this user, never a crash.
-    static func reportedFetch(_ row: Row, apps: NameTable, user: String) throws -> ReportedFetch {
+    static func fetchReport(_ row: Row, apps: NameTable, user: String) throws -> FetchReport {
         let start: Int64 = row[1], offset: Int64 = row[2], duration: Int64 = row[3], bytes: Int64 = row[4]
         guard let name = row[0] as String?, InputBounds.nameProblem(name) == nil,
               InputBounds.timestamps.contains(start), (-18 * 60...18 * 60).contains(offset),
@@ -143,7 +143,7 @@ extension EventStore {
               let result = FetchResult(rawValue: row[6] as String) else {
             throw InputError("a stored fetch report of user '\(InputBounds.printable(user))' is out of range")
         }
-        return ReportedFetch(app: apps.id(name), start: Instant(millis: start), offsetMinutes: Int16(offset),
+        return FetchReport(app: apps.id(name), start: Instant(millis: start), offsetMinutes: Int16(offset),
                              durationMs: duration, bytes: bytes, network: network, result: result)
     }
 

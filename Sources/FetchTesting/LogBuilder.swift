@@ -41,7 +41,7 @@ public struct LogBuilder {
 
     /// Replays the log (sorted by time, stable) under `policy`.
     public func replay(_ policy: any FetchPolicy, scenario: Scenario = .default, seed: UInt64 = 1,
-                       trace: (any TraceSink)? = nil) -> ReplayReport {
+                       trace: (any TraceSink)? = nil) -> ReplayResult {
         var source = ArraySource(events: events, users: users, apps: apps)
         let replay = makeReplay(policy: policy, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace)
         try! source.run([replay])

@@ -86,7 +86,7 @@ public struct RandomLog {
         return s
     }
 
-    public func replay(_ policy: any FetchPolicy, scenario: Scenario, seed: UInt64, trace: (any TraceSink)? = nil) -> ReplayReport {
+    public func replay(_ policy: any FetchPolicy, scenario: Scenario, seed: UInt64, trace: (any TraceSink)? = nil) -> ReplayResult {
         var source = ArraySource(events: events, users: users, apps: apps)
         let replay = makeReplay(policy: policy, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace)
         try! source.run([replay])

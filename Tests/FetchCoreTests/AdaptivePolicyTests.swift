@@ -4,7 +4,7 @@ import Testing
 
 /// The adaptive policy against the others on logs with known habits, and its budget pacing.
 struct AdaptivePolicyTests {
-    func run(_ names: [String], scenario: Scenario = .default, users: Int = 6, days: Int = 14) -> [String: ReplayReport] {
+    func run(_ names: [String], scenario: Scenario = .default, users: Int = 6, days: Int = 14) -> [String: ReplayResult] {
         var source = try! ArraySource(csv: SyntheticLog.csv(users: users, days: days, seed: 11))
         let replays = names.map { makeReplay(policy: PolicySpec.parse($0)!, scenario: scenario, seed: 1, users: source.users, apps: source.apps) }
         try! source.run(replays)

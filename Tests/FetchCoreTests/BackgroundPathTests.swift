@@ -19,7 +19,7 @@ struct TransferTests {
 
     /// On cellular from 07:00; video opened at 07:10 and 09:30; Wi-Fi from `wifi` on; the
     /// policy fetches video once, at 08:00, on cellular.
-    func replay(wifi: String, plugged: String? = nil, needsCharging: Bool = false) -> ReplayReport {
+    func replay(wifi: String, plugged: String? = nil, needsCharging: Bool = false) -> ReplayResult {
         var log = LogBuilder()
         log.add(.network, value: Network.cellular.rawValue, at: "07:00")
         log.open("video", at: "07:10")

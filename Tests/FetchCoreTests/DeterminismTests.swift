@@ -8,7 +8,7 @@ struct DeterminismTests {
         let log = RandomLog(seed: 7, users: 4, days: 4)
         var scenario = RandomLog.scenario(seed: 7, apps: Int(log.appCount))
         scenario.energyBudgetMicroJ = 2_000_000_000
-        return try ReportText.json(log.replay(PolicySpec.parse(policy)!, scenario: scenario, seed: seed))
+        return try ResultText.json(log.replay(PolicySpec.parse(policy)!, scenario: scenario, seed: seed))
     }
 
     @Test(arguments: ["none", "fixed:15m", "oracle"])
@@ -27,7 +27,7 @@ struct DeterminismTests {
         let policy = FixedPolicy(period: Millis.minute)
         a.open("news", at: "09:00")
         b.open("news", at: "09:00")
-        #expect(try ReportText.json(a.replay(policy)) == ReportText.json(b.replay(policy)))
+        #expect(try ResultText.json(a.replay(policy)) == ResultText.json(b.replay(policy)))
     }
 
     @Test func theGeneratorWritesTheSameBytesForTheSameSeed() {

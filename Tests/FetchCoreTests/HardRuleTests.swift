@@ -34,7 +34,7 @@ struct HardRuleTests {
 
     /// No app gets more silent pushes on arrival than the hourly limit allows, and every silent
     /// push is accounted for: delivered at once, late, or reported undelivered.
-    func checkPushes(_ pushes: [RecordingTrace.Push], report: ReplayReport, scenario: Scenario, seed: UInt64) {
+    func checkPushes(_ pushes: [RecordingTrace.Push], report: ReplayResult, scenario: Scenario, seed: UInt64) {
         var recent: [String: [Int64]] = [:]
         for p in pushes where p.silent && p.fate == .delivered {
             let key = "\(p.user)/\(p.app)"

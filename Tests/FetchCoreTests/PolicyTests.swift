@@ -4,7 +4,7 @@ import Testing
 
 /// What the built-in policies do, and how they rank on logs with known habits.
 struct PolicyTests {
-    func bench(_ names: [String]) -> [String: ReplayReport] {
+    func bench(_ names: [String]) -> [String: ReplayResult] {
         var source = try! ArraySource(csv: SyntheticLog.csv(users: 6, days: 5, seed: 5))
         let replays = names.map { makeReplay(policy: PolicySpec.parse($0)!, scenario: .default, seed: 1, users: source.users, apps: source.apps) }
         try! source.run(replays)

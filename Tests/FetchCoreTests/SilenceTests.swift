@@ -40,7 +40,7 @@ struct SilenceTests {
             live.receive(e)
             if i % 3 == 0 { _ = live.plan(app: "news", at: nil, horizon: Millis.day) }  // plans never advance the live state
         }
-        #expect(try ReportText.json(live.plan(app: "news", at: nil, horizon: Millis.day))
-                == ReportText.json(rebuilt.plan(app: "news", at: nil, horizon: Millis.day)))
+        #expect(try ResultText.json(live.plan(app: "news", at: nil, horizon: Millis.day))
+                == ResultText.json(rebuilt.plan(app: "news", at: nil, horizon: Millis.day)))
     }
 }

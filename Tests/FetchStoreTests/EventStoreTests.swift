@@ -70,7 +70,7 @@ struct EventStoreTests {
         func run<S: UsageEventSource>(_ s: inout S) throws -> String {
             let r = makeReplay(policy: PolicySpec.parse(policy)!, scenario: .default, seed: 3, users: s.users, apps: s.apps)
             try s.run([r])
-            return try ReportText.json(r.finish())
+            return try ResultText.json(r.finish())
         }
         var file = try LogSource(paths: [log])
         let fromFile = try run(&file)

@@ -40,7 +40,7 @@ struct BenchCommand: ParsableCommand {
         var chosen = user
         var events: [UsageEvent] = []
         let runner = Runner(input: input, run: runOptions)
-        let reports: [ReplayReport]
+        let reports: [ReplayResult]
         if report == nil {
             reports = try runner.replay(list)
         } else {
@@ -66,15 +66,15 @@ struct BenchCommand: ParsableCommand {
             try file.commit()
         }
         switch format {
-        case .json where frontier: print(try ReportText.json(FrontierOutput(policies: reports, frontiers: frontiers)))
-        case .json: print(try ReportText.json(reports))
+        case .json where frontier: print(try ResultText.json(FrontierOutput(policies: reports, frontiers: frontiers)))
+        case .json: print(try ResultText.json(reports))
         case .markdown, .table:
             let md = format == .markdown
-            var out = md ? ReportText.markdown(reports) : ReportText.table(reports)
+            var out = md ? ResultText.markdown(reports) : ResultText.table(reports)
             if frontier {
                 // The sweep's points are in the first table; the misses are shown for the policies asked for.
                 let asked = reports.filter { r in Frontier.sweeps.allSatisfy { !$0.policies.contains(r.policy) } || policies.split(separator: ",").contains { $0 == r.policy } }
-                out += "\n" + ReportText.frontiers(frontiers, markdown: md) + "\n" + ReportText.missed(asked, markdown: md)
+                out += "\n" + ResultText.frontiers(frontiers, markdown: md) + "\n" + ResultText.missed(asked, markdown: md)
             }
             print(out, terminator: "")
         }
@@ -92,6 +92,6 @@ struct BenchCommand: ParsableCommand {
 
 /// `bench --frontier --format json`: the policies' reports and the families' frontiers.
 struct FrontierOutput: Encodable {
-    var policies: [ReplayReport]
+    var policies: [ReplayResult]
     var frontiers: [Frontier]
 }

@@ -54,7 +54,7 @@ struct NextCommand: ParsableCommand {
             throw CLIError(e.description)
         }
         switch format {
-        case .json: print(try ReportText.json(plan))
+        case .json: print(try ResultText.json(plan))
         case .table, .markdown: print(explain ? plan.explanation : plan.table, terminator: "")
         }
     }

@@ -30,11 +30,11 @@ struct ReplayCommand: ParsableCommand {
         try file?.commit()
         let report = reports[0]
         switch format {
-        case .json: print(try ReportText.json(report))
-        case .markdown: print(ReportText.markdown(reports), terminator: "")
+        case .json: print(try ResultText.json(report))
+        case .markdown: print(ResultText.markdown(reports), terminator: "")
         case .table:
-            print(ReportText.table(reports))
-            print(ReportText.days(report), terminator: "")
+            print(ResultText.table(reports))
+            print(ResultText.days(report), terminator: "")
         }
     }
 }

@@ -18,8 +18,8 @@ final class TraceCSV: TraceSink {
 
     func record(_ r: TraceRow) {
         let start = r.unixForm ? LocalTime.unixText(r.start) : LocalTime.isoText(r.start, offsetMinutes: Int(r.offsetMinutes))
-        let duration = ReportText.fixed(Double(r.durationMs) / 1000, 3)
-        let energy = ReportText.fixed(Double(r.energyMicroJ) / 1_000_000, 6)
+        let duration = ResultText.fixed(Double(r.durationMs) / 1000, 3)
+        let energy = ResultText.fixed(Double(r.energyMicroJ) / 1_000_000, 6)
         file.write("\(users[r.user]),\(apps[r.app]),\(start),\(duration),\(r.result?.rawValue ?? ""),\(r.network.logName),\(energy),\(r.bytes),\(r.refusal?.traceName ?? "")\n")
     }
 
@@ -31,7 +31,7 @@ final class TraceCSV: TraceSink {
         case .held: result = "push-held"
         case .deliveredLate: result = "push-late"
         }
-        let delay = ReportText.fixed(Double(time - receivedAt) / 1000, 3)
+        let delay = ResultText.fixed(Double(time - receivedAt) / 1000, 3)
         file.write("\(users[user]),\(apps[app]),\(at),\(delay),\(result),,0.000000,0,\n")
     }
 }

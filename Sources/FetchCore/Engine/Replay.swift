@@ -34,8 +34,8 @@ public final class Replay<P: FetchPolicy> {
         }
     }
 
-    public func finish() -> ReplayReport {
-        var perUser: [ReplayReport.UserRow] = []
+    public func finish() -> ReplayResult {
+        var perUser: [ReplayResult.UserRow] = []
         var total = Tally()
         for case let sim? in simulators {
             let (tally, days) = sim.finish()
@@ -44,9 +44,9 @@ public final class Replay<P: FetchPolicy> {
         }
         perUser.sort { $0.user < $1.user }
         let perDay = run.days.keys.sorted().map { d in
-            ReplayReport.DayRow(date: LocalTime.dateText(day: d), users: run.days[d]!.users, tally: run.days[d]!.tally)
+            ReplayResult.DayRow(date: LocalTime.dateText(day: d), users: run.days[d]!.users, tally: run.days[d]!.tally)
         }
-        return ReplayReport(policy: policy.name, seed: run.seed, scenario: run.scenario, events: events,
+        return ReplayResult(policy: policy.name, seed: run.seed, scenario: run.scenario, events: events,
                             total: total, perUser: perUser, perDay: perDay)
     }
 }
@@ -59,7 +59,7 @@ public final class Replay<P: FetchPolicy> {
 public final class ReplayDriver {
     public let policyName: String
     public let consume: (UsageEvent) -> Void
-    public let finish: () -> ReplayReport
+    public let finish: () -> ReplayResult
 
     init<P: FetchPolicy>(_ replay: Replay<P>) {
         policyName = replay.policyName

@@ -1,4 +1,4 @@
-/// What the model knows of one app of one user: under 1 KB, whatever the history.
+/// What the model knows of one app of one user: a fixed size, whatever the history.
 public struct AppHabit: Sendable, Equatable {
     /// Weighted session-first opens per time-of-week bin (quarter-hour, weekday or weekend).
     public internal(set) var opens = [Float](repeating: 0, count: UsageModel.bins)

@@ -1,7 +1,7 @@
 /// Little-endian bytes for storing models: fixed-size numbers and length-prefixed UTF-8.
 ///
 /// Hand-written because a model is mostly 192-float arrays: as raw bits they round-trip
-/// exactly and take 4 bytes each; JSON would take ~3× the space.
+/// exactly and take 4 bytes each; JSON would take several times the space.
 struct ModelWriter {
     var bytes: [UInt8] = []
 

@@ -58,7 +58,7 @@ public struct Frontier: Sendable, Encodable {
     }
 
     /// The frontiers of every family with at least two points among `reports`.
-    public static func families(_ reports: [ReplayReport]) -> [Frontier] {
+    public static func families(_ reports: [ReplayResult]) -> [Frontier] {
         let oracle = reports.first { $0.policy == "oracle" }.map(Self.point)
         return sweeps.compactMap { sweep in
             let points = reports.filter { family(of: $0.policy) == sweep.family }.map(Self.point)
@@ -95,7 +95,7 @@ public struct Frontier: Sendable, Encodable {
         return r0
     }
 
-    static func point(_ r: ReplayReport) -> Point {
+    static func point(_ r: ReplayResult) -> Point {
         Point(policy: r.policy, energyJoules: joules(r.total.energyMicroJ), rescuedOpens: r.total.rescuedOpens,
               freshRate: round(r.freshRate, 4))
     }

@@ -1,7 +1,7 @@
 /// Staleness of stale opens, in seconds, kept as a sparse histogram with two significant
 /// digits, so that medians and p90s merge exactly across users and days.
 ///
-/// Hand-written rather than HdrHistogram: that one's fixed bucket array costs ~18 KB per
+/// Hand-written rather than HdrHistogram: that one keeps a fixed bucket array per
 /// histogram, and a replay keeps one per user and per day; this one costs per distinct bucket.
 public struct StalenessHistogram: Equatable, Sendable {
     public private(set) var buckets: [Int32: Int64] = [:]

@@ -62,11 +62,11 @@ extension FetchPlan: Encodable {
             out += "time                           network  energy J  open window    probability  spent today J\n"
         }
         for e in entries {
-            out += [LocalTime.isoText(e.time, offsetMinutes: e.offsetMinutes), ReportText.padText(e.network.logName, 7),
-                    ReportText.padText(ReportText.fixed(Double(e.energyMicroJ) / 1e6, 2), 8),
+            out += [LocalTime.isoText(e.time, offsetMinutes: e.offsetMinutes), ResultText.padText(e.network.logName, 7),
+                    ResultText.padText(ResultText.fixed(Double(e.energyMicroJ) / 1e6, 2), 8),
                     "\(LocalTime.clockText(e.windowStart, offsetMinutes: e.offsetMinutes))–\(LocalTime.clockText(e.windowEnd, offsetMinutes: e.offsetMinutes))",
-                    ReportText.padText(ReportText.fixed(e.probability, 2), 11),
-                    "\(ReportText.fixed(Double(e.energyUsedBefore) / 1e6, 1)) / \(ReportText.fixed(Double(energyBudget) / 1e6, 0))"]
+                    ResultText.padText(ResultText.fixed(e.probability, 2), 11),
+                    "\(ResultText.fixed(Double(e.energyUsedBefore) / 1e6, 1)) / \(ResultText.fixed(Double(energyBudget) / 1e6, 0))"]
                 .joined(separator: "  ") + "\n"
         }
         guard !triggers.isEmpty else { return out }
@@ -74,11 +74,11 @@ extension FetchPlan: Encodable {
         out += "wake                                   chance  likeliest    decided at  fetch  exp. rescues  cost J\n"
         for t in triggers {
             let clock = { (x: Int64) in LocalTime.clockText(x, offsetMinutes: t.offsetMinutes) }
-            out += [t.kind.words + String(repeating: " ", count: max(0, 37 - t.kind.words.count)), ReportText.padText(ReportText.fixed(t.chance, 2), 6),
-                    "\(clock(t.windowStart))–\(clock(t.windowEnd))", ReportText.padText(clock(t.time), 10),
-                    ReportText.padText(t.fetch ? "yes" : t.refusal.map { "no (\($0.traceName))" } ?? "no", 5),
-                    ReportText.padText(ReportText.fixed(t.expectedRescues, 2), 12),
-                    ReportText.padText(ReportText.fixed(t.costJoules, 2), 6)].joined(separator: "  ") + "\n"
+            out += [t.kind.words + String(repeating: " ", count: max(0, 37 - t.kind.words.count)), ResultText.padText(ResultText.fixed(t.chance, 2), 6),
+                    "\(clock(t.windowStart))–\(clock(t.windowEnd))", ResultText.padText(clock(t.time), 10),
+                    ResultText.padText(t.fetch ? "yes" : t.refusal.map { "no (\($0.traceName))" } ?? "no", 5),
+                    ResultText.padText(ResultText.fixed(t.expectedRescues, 2), 12),
+                    ResultText.padText(ResultText.fixed(t.costJoules, 2), 6)].joined(separator: "  ") + "\n"
         }
         return out
     }
@@ -96,9 +96,9 @@ extension FetchPlan: Encodable {
             let kind = LocalTime.weekday(ofDay: day) >= 5 ? "weekends" : "weekdays"
             let clock = { (t: Int64) in LocalTime.clockText(t, offsetMinutes: e.offsetMinutes) }
             out += "- \(Self.weekdayNames[LocalTime.weekday(ofDay: day)]) \(LocalTime.dateText(day: day)) \(clock(e.time)) on \(e.network == .cellular ? "cellular" : "Wi-Fi"), "
-            out += "\(ReportText.fixed(Double(e.energyMicroJ) / 1e6, 1)) J: you open this app between \(clock(e.windowStart)) and \(clock(e.windowEnd)) "
+            out += "\(ResultText.fixed(Double(e.energyMicroJ) / 1e6, 1)) J: you open this app between \(clock(e.windowStart)) and \(clock(e.windowEnd)) "
             out += "on \(Int((e.probability * 100).rounded()))% of \(kind) (recent days count most), and its content would be stale by then. "
-            out += "The device will have spent \(ReportText.fixed(Double(e.energyUsedBefore) / 1e6, 1)) J of its \(ReportText.fixed(Double(energyBudget) / 1e6, 0)) J day before it.\n"
+            out += "The device will have spent \(ResultText.fixed(Double(e.energyUsedBefore) / 1e6, 1)) J of its \(ResultText.fixed(Double(energyBudget) / 1e6, 0)) J day before it.\n"
         }
         guard !triggers.isEmpty else { return out }
         out += "At the wakes that may come in the next \(DurationText.format(horizon)) (decided at the moment by which half their chance has come, with no other events meanwhile):\n"
@@ -108,7 +108,7 @@ extension FetchPlan: Encodable {
                 ? "usually within \(DurationText.format((t.time - at + Millis.minute - 1) / Millis.minute * Millis.minute))" : "likeliest \(clock(t.windowStart))–\(clock(t.windowEnd))"
             out += "- \(t.kind.words) (\(soon), \(Int((t.chance * 100).rounded()))% in the next \(DurationText.format(horizon))): "
             out += t.fetch ? "fetch" : "no fetch"
-            if let e = t.energyMicroJ { out += " (\(ReportText.fixed(Double(e) / 1e6, 1)) J)" }
+            if let e = t.energyMicroJ { out += " (\(ResultText.fixed(Double(e) / 1e6, 1)) J)" }
             out += " — \(t.reason).\n"
         }
         return out

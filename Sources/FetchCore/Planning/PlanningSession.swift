@@ -34,7 +34,7 @@ public final class PlanningSession {
     }
 
     /// Takes a fetch the app made and reported, in time order with the events (by its start).
-    public func report(_ f: ReportedFetch, user id: Int32) {
+    public func report(_ f: FetchReport, user id: Int32) {
         precondition(f.start.millis >= lastEventTime, "reports of a planning session must come in time order")
         simulator(user: id).report(f)
         lastEventTime = f.start.millis

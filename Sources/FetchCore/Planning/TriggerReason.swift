@@ -43,8 +43,8 @@ enum TriggerReason {
         var out = ""
         if let r = a.reopen { out += "its re-open rhythm gives \(percent(r))%; " }
         if a.stale < 0.995 { out += "its content would be stale at \(percent(a.stale))%; " }
-        let rescues = ReportText.fixed(a.expectedRescues, 2), bar = ReportText.fixed(a.bar, 2)
-        out += "\(rescues) expected rescues for \(ReportText.fixed(a.costJoules, 1)) J, "
+        let rescues = ResultText.fixed(a.expectedRescues, 2), bar = ResultText.fixed(a.bar, 2)
+        out += "\(rescues) expected rescues for \(ResultText.fixed(a.costJoules, 1)) J, "
         out += a.fetch ? "at least the \(bar) needed at the day's price" : "below the \(bar) needed at the day's price"
         return out
     }

@@ -148,7 +148,7 @@ struct OraclePlanner {
         let costs = view.app(need.app)?.costs ?? FetchCosts(settings: settings, energy: view.scenario.energy)
         let appHash = view.catalog.hash(need.app)
         var kept = start
-        func probe(_ s: Int64) {
+        forEachMoment(for: need, selected: selected, everywhere: everywhere) { s in
             guard s >= need.from, s < need.open, !kept.contains(where: { $0.time == s }) else { return }
             let context = self.context(before: s)
             guard context.blocker == nil else { return }
@@ -181,7 +181,12 @@ struct OraclePlanner {
                 if kept.count > keep { kept.removeLast() }
             }
         }
-        func probe(_ span: Span) {
+        return kept
+    }
+
+    /// Calls `probe` with each moment worth trying for `need`, in order (see `options`).
+    private func forEachMoment(for need: Need, selected: [Option], everywhere: Bool, _ probe: (Int64) -> Void) {
+        func probeSpan(_ span: Span) {
             let width = max(1, span.until - span.from - 1)
             for k in 0..<6 { probe(span.from + 1 + width * Int64(k) / 5) }
         }
@@ -192,7 +197,7 @@ struct OraclePlanner {
             while w >= 0 && seen < 16 && wakes[w].from + maxTail >= need.from {
                 if wakes[w].until > need.from {
                     seen += 1
-                    probe(wakes[w])
+                    probeSpan(wakes[w])
                 }
                 w -= 1
             }
@@ -219,11 +224,10 @@ struct OraclePlanner {
             let span = Span(from: o.time, until: o.time + o.runMs + view.scenario.energy.radio(o.network).tail, network: o.network)
             if span.until > need.from {
                 seen += 1
-                probe(span)
+                probeSpan(span)
             }
             j -= 1
         }
-        return kept
     }
 
     /// How many leading elements of `items` satisfy `isEarlier` (all that do come first): a

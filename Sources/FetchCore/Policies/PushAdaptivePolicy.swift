@@ -91,8 +91,8 @@ public struct PushAdaptivePolicy: FetchPolicy {
         advice.push = advice.value >= pricing.minimum(view) * pace * scarcity * advice.cost
         let percent = Int((advice.probability * 100).rounded())
         advice.reason = advice.push
-            ? "an open within \(DurationText.format(horizon)) is \(percent)% likely and would find stale content: worth a fetch of \(ReportText.fixed(advice.cost, 1)) J and one of \(view.silentPushesLeft) silent pushes left this hour"
-            : "an open within \(DurationText.format(horizon)) is only \(percent)% likely: not worth \(ReportText.fixed(advice.cost, 1)) J and a silent push"
+            ? "an open within \(DurationText.format(horizon)) is \(percent)% likely and would find stale content: worth a fetch of \(ResultText.fixed(advice.cost, 1)) J and one of \(view.silentPushesLeft) silent pushes left this hour"
+            : "an open within \(DurationText.format(horizon)) is only \(percent)% likely: not worth \(ResultText.fixed(advice.cost, 1)) J and a silent push"
         return advice
     }
 }

@@ -16,39 +16,7 @@ extension Scenario {
         }
         var s = base
         var top = try ObjectReader(root, path: "")
-        // The budget is a share of the battery unless given in joules: the base's share.
-        var capacity: Double? = nil
-        var percent: Double? = nil
-        if var battery = try top.object("battery") {
-            capacity = try battery.number("capacityWh", above: 0, atMost: 1_000)
-            try battery.finish()
-        }
-        if var energy = try top.object("energy") {
-            s.energy.processingWatts = try energy.number("processingWatts", atLeast: 0, atMost: 100) ?? s.energy.processingWatts
-            s.energy.wifi = try radio(&energy, "wifi", base: s.energy.wifi)
-            s.energy.cellular = try radio(&energy, "cellular", base: s.energy.cellular)
-            try energy.finish()
-        }
-        var joules: Double? = nil
-        if var budgets = try top.object("budgets") {
-            percent = try budgets.number("energyPercentPerDay", above: 0, atMost: 100)
-            joules = try budgets.number("energyJoulesPerDay", above: 0, atMost: 10_000_000)
-            if let joules {
-                if percent != nil {
-                    throw ScenarioError(field: "budgets.energyJoulesPerDay", problem: "give energyJoulesPerDay or energyPercentPerDay, not both")
-                }
-                s.energyBudgetMicroJ = Int64((joules * 1_000_000).rounded())
-            }
-            if let bytes = try budgets.whole("cellularBytesPerDay", atMost: 1_000_000_000_000) { s.cellularBudgetBytes = bytes }
-            try budgets.finish()
-        }
-        if joules == nil && (capacity != nil || percent != nil) {
-            let share = percent ?? Double(base.energyBudgetMicroJ) / (base.batteryWh * 3_600_000_000) * 100
-            s.batteryWh = capacity ?? base.batteryWh
-            s.energyBudgetMicroJ = Int64((s.batteryWh * 3600 * share / 100 * 1_000_000).rounded())
-        } else if let capacity {
-            s.batteryWh = capacity
-        }
+        try readEnergy(&top, into: &s, base: base)
         if var engine = try top.object("engine") {
             if let tick = try engine.duration("tick") {
                 guard tick >= Millis.second, tick <= Millis.day else { throw ScenarioError(field: "engine.tick", problem: "must be from 1s to 1d") }
@@ -84,6 +52,43 @@ extension Scenario {
         }
         try top.finish()
         return s
+    }
+
+    /// The battery, the energy model and the budgets: the energy budget is a share of the
+    /// battery unless given in joules.
+    private static func readEnergy(_ top: inout ObjectReader, into s: inout Scenario, base: Scenario) throws(ScenarioError) {
+        var capacity: Double? = nil
+        var percent: Double? = nil
+        if var battery = try top.object("battery") {
+            capacity = try battery.number("capacityWh", above: 0, atMost: 1_000)
+            try battery.finish()
+        }
+        if var energy = try top.object("energy") {
+            s.energy.processingWatts = try energy.number("processingWatts", atLeast: 0, atMost: 100) ?? s.energy.processingWatts
+            s.energy.wifi = try radio(&energy, "wifi", base: s.energy.wifi)
+            s.energy.cellular = try radio(&energy, "cellular", base: s.energy.cellular)
+            try energy.finish()
+        }
+        var joules: Double? = nil
+        if var budgets = try top.object("budgets") {
+            percent = try budgets.number("energyPercentPerDay", above: 0, atMost: 100)
+            joules = try budgets.number("energyJoulesPerDay", above: 0, atMost: 10_000_000)
+            if let joules {
+                if percent != nil {
+                    throw ScenarioError(field: "budgets.energyJoulesPerDay", problem: "give energyJoulesPerDay or energyPercentPerDay, not both")
+                }
+                s.energyBudgetMicroJ = Int64((joules * 1_000_000).rounded())
+            }
+            if let bytes = try budgets.whole("cellularBytesPerDay", atMost: 1_000_000_000_000) { s.cellularBudgetBytes = bytes }
+            try budgets.finish()
+        }
+        if joules == nil && (capacity != nil || percent != nil) {
+            let share = percent ?? Double(base.energyBudgetMicroJ) / (base.batteryWh * 3_600_000_000) * 100
+            s.batteryWh = capacity ?? base.batteryWh
+            s.energyBudgetMicroJ = Int64((s.batteryWh * 3600 * share / 100 * 1_000_000).rounded())
+        } else if let capacity {
+            s.batteryWh = capacity
+        }
     }
 
     private static func radio(_ r: inout ObjectReader, _ key: String, base: RadioModel) throws(ScenarioError) -> RadioModel {

@@ -47,7 +47,7 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
         let plan = try await service.plan(try context.user(), app: try context.app(), at: try request.moment(),
                                           horizon: try request.horizon(max: limits.maxHorizon))
         return Response(status: .ok, headers: [.contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(string: try ReportText.json(plan))))
+                        body: .init(byteBuffer: ByteBuffer(string: try ResultText.json(plan))))
     }
     v1.put("users/:user/apps/:app/interval") { request, context in
         let (user, app) = (try context.user(), try context.app())

@@ -2,7 +2,7 @@ extension UserSimulator {
     /// Applies a fetch the app made itself: its energy and bytes count against the day, its
     /// result against the app's reliability, and a successful one refreshes the content as of
     /// its start. The engine runs its own moments up to the fetch's start first.
-    func report(_ f: ReportedFetch) {
+    func report(_ f: FetchReport) {
         drain()
         let t = f.start.millis
         if state.origin == .min { begin(at: t, offsetMinutes: f.offsetMinutes) }

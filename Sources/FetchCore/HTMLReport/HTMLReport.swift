@@ -2,7 +2,7 @@
 /// anything else from the network) with the comparison table, rescuedOpens and freshRate
 /// against energy, the daily budget spend, and one user's day.
 public enum HTMLReport {
-    public static func render(_ reports: [ReplayReport], frontiers: [Frontier] = [], timeline: Timeline?, source: String) -> String {
+    public static func render(_ reports: [ReplayResult], frontiers: [Frontier] = [], timeline: Timeline?, source: String) -> String {
         let first = reports.first
         var html = """
         <!DOCTYPE html>
@@ -15,7 +15,7 @@ public enum HTMLReport {
         h2 { margin-top: 32px; } .note { color: #555; font-size: 13px; }
         </style></head><body>
         <h1>FetchScheduler: policies compared</h1>
-        <p class="note">\(SVG.escape(source)) · \(first?.events ?? 0) events · \(first?.perUser.count ?? 0) users · \(first?.perDay.count ?? 0) days · seed \(first?.seed ?? 0) · budgets \(ReportText.fixed(Double(first?.scenario.energyBudgetMicroJ ?? 0) / 1e6, 0)) J and \(ReportText.fixed(Double(first?.scenario.cellularBudgetBytes ?? 0) / 1e6, 0)) MB cellular per device-day</p>
+        <p class="note">\(SVG.escape(source)) · \(first?.events ?? 0) events · \(first?.perUser.count ?? 0) users · \(first?.perDay.count ?? 0) days · seed \(first?.seed ?? 0) · budgets \(ResultText.fixed(Double(first?.scenario.energyBudgetMicroJ ?? 0) / 1e6, 0)) J and \(ResultText.fixed(Double(first?.scenario.cellularBudgetBytes ?? 0) / 1e6, 0)) MB cellular per device-day</p>
         <h2>Comparison</h2>
         \(table(reports))
         <h2>Rescued opens against energy</h2>
@@ -41,7 +41,7 @@ public enum HTMLReport {
     }
 
     /// The frontiers' chart and table, when `bench --frontier` ran.
-    static func frontierSection(_ frontiers: [Frontier], _ reports: [ReplayReport]) -> String {
+    static func frontierSection(_ frontiers: [Frontier], _ reports: [ReplayResult]) -> String {
         guard !frontiers.isEmpty else { return "" }
         var out = """
         <h2>Frontiers: rescued opens at equal energy</h2>
@@ -49,14 +49,14 @@ public enum HTMLReport {
         \(Charts.frontiers(frontiers, reports))
         <table><tr>
         """
-        out += ReportText.frontierColumns.map { "<th>\(SVG.escape($0))</th>" }.joined() + "</tr>\n"
-        for f in frontiers { out += "<tr>" + ReportText.cells(f).map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>\n" }
+        out += ResultText.frontierColumns.map { "<th>\(SVG.escape($0))</th>" }.joined() + "</tr>\n"
+        for f in frontiers { out += "<tr>" + ResultText.cells(f).map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>\n" }
         return out + "</table>"
     }
 
-    static func table(_ reports: [ReplayReport]) -> String {
-        var out = "<table><tr>" + ReportText.columns.map { "<th>\(SVG.escape($0))</th>" }.joined() + "</tr>\n"
-        for r in reports { out += "<tr>" + ReportText.cells(r).map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>\n" }
+    static func table(_ reports: [ReplayResult]) -> String {
+        var out = "<table><tr>" + ResultText.columns.map { "<th>\(SVG.escape($0))</th>" }.joined() + "</tr>\n"
+        for r in reports { out += "<tr>" + ResultText.cells(r).map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>\n" }
         return out + "</table>"
     }
 }

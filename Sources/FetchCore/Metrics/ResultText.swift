@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Renders reports as JSON, a readable table, or a Markdown table.
-public enum ReportText {
+public enum ResultText {
     /// Sorted keys and fixed rounding: same reports, same bytes.
     public static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
@@ -20,11 +20,11 @@ public enum ReportText {
     /// mean delay of the late ones, and opens rescued by push-woken fetches.
     static let pushColumns = ["pushes", "held", "late delay min", "push rescued"]
 
-    static func columns(_ reports: [ReplayReport]) -> [String] {
+    static func columns(_ reports: [ReplayResult]) -> [String] {
         reports.contains { !$0.total.pushes.isEmpty } ? columns + pushColumns : columns
     }
 
-    static func cells(_ r: ReplayReport, pushes: Bool) -> [String] {
+    static func cells(_ r: ReplayResult, pushes: Bool) -> [String] {
         guard pushes else { return cells(r) }
         let p = r.total.pushes
         return cells(r) + ["\(p.silent + p.alert)", "\(p.held)",
@@ -32,7 +32,7 @@ public enum ReportText {
                            "\(p.rescuedOpens)"]
     }
 
-    static func cells(_ r: ReplayReport) -> [String] {
+    static func cells(_ r: ReplayResult) -> [String] {
         let t = r.total
         let energy = Double(t.energyMicroJ) / 1_000_000
         let userDays = max(1, r.perUser.reduce(0) { $0 + $1.days })
@@ -47,7 +47,7 @@ public enum ReportText {
     }
 
     /// One row per policy, columns aligned.
-    public static func table(_ reports: [ReplayReport]) -> String {
+    public static func table(_ reports: [ReplayResult]) -> String {
         let columns = columns(reports), pushes = columns.count > Self.columns.count
         let rows = [columns] + reports.map { cells($0, pushes: pushes) }
         let widths = columns.indices.map { i in rows.map { $0[i].count }.max() ?? 0 }
@@ -60,7 +60,7 @@ public enum ReportText {
     }
 
     /// The same table in Markdown, for READMEs and notes.
-    public static func markdown(_ reports: [ReplayReport]) -> String {
+    public static func markdown(_ reports: [ReplayResult]) -> String {
         let columns = columns(reports), pushes = columns.count > Self.columns.count
         var lines = ["| " + columns.joined(separator: " | ") + " |",
                      "|" + columns.indices.map { $0 == 0 ? "---" : "---:" }.joined(separator: "|") + "|"]
@@ -111,7 +111,7 @@ public enum ReportText {
 
     /// Stale opens per policy by the last chance it had (``MissedTally``), with the oracle's
     /// misses beside them when it ran: what the policy would have to predict.
-    public static func missed(_ reports: [ReplayReport], markdown: Bool) -> String {
+    public static func missed(_ reports: [ReplayResult], markdown: Bool) -> String {
         let columns = ["policy", "stale opens", "after a screen_on", "after another app's open", "tick only"]
         let rows = reports.map { r -> [String] in
             let m = r.total.missed
@@ -121,7 +121,7 @@ public enum ReportText {
     }
 
     /// Per local day: opens, fresh share, rescued, fetches, energy against the budget.
-    public static func days(_ r: ReplayReport) -> String {
+    public static func days(_ r: ReplayResult) -> String {
         var out = "date        users  opens  fresh %  rescued  fetches  energy J  budget %\n"
         for d in r.perDay {
             let energy = Double(d.tally.energyMicroJ) / 1_000_000

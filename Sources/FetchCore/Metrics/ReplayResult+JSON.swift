@@ -1,4 +1,4 @@
-extension ReplayReport: Encodable {
+extension ReplayResult: Encodable {
     struct Key: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }

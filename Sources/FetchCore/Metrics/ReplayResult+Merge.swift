@@ -1,7 +1,7 @@
-extension ReplayReport {
+extension ReplayResult {
     /// The report of one policy over several disjoint sets of users, as if replayed together:
     /// users sorted by name, days summed (all counts are integers, so any order gives the same).
-    public static func merged(_ parts: [ReplayReport]) -> ReplayReport {
+    public static func merged(_ parts: [ReplayResult]) -> ReplayResult {
         var out = parts[0]
         out.perUser = parts.flatMap(\.perUser).sorted { $0.user < $1.user }
         out.events = parts.reduce(0) { $0 + $1.events }

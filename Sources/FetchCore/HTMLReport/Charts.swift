@@ -7,7 +7,7 @@ enum Charts {
         let y: (Double) -> Double
         let top: Double, right: Double, bottom: Double
 
-        init(_ reports: [ReplayReport], height: Double, right: Double, bottom: Double) {
+        init(_ reports: [ReplayResult], height: Double, right: Double, bottom: Double) {
             svg = SVG(width: 640, height: height)
             let (left, top) = (70.0, 20.0)
             let xt = SVG.ticks(upTo: max(1, reports.map { Double($0.total.energyMicroJ) / 1e6 }.max() ?? 1))
@@ -19,17 +19,17 @@ enum Charts {
         }
 
         /// One policy as a labelled point.
-        mutating func point(_ r: ReplayReport, color: String, radius: Double) {
+        mutating func point(_ r: ReplayResult, color: String, radius: Double) {
             let energy = Double(r.total.energyMicroJ) / 1e6, rescued = Double(r.total.rescuedOpens)
             svg.circle(x(energy), y(rescued), radius, fill: color,
-                       title: "\(r.policy): \(r.total.rescuedOpens) rescued, \(ReportText.fixed(energy, 1)) J")
+                       title: "\(r.policy): \(r.total.rescuedOpens) rescued, \(ResultText.fixed(energy, 1)) J")
             let nearEdge = x(energy) > right - 90
             svg.text(x(energy) + (nearEdge ? -9 : 9), y(rescued) + 4, r.policy, anchor: nearEdge ? "end" : "start", fill: color)
         }
     }
 
     /// rescuedOpens (y) against energy (x), one labelled point per policy.
-    static func rescuedAgainstEnergy(_ reports: [ReplayReport]) -> String {
+    static func rescuedAgainstEnergy(_ reports: [ReplayResult]) -> String {
         var plot = EnergyPlot(reports, height: 360, right: 610, bottom: 310)
         for (i, r) in reports.enumerated() { plot.point(r, color: SVG.palette[i % SVG.palette.count], radius: 6) }
         return plot.svg.svg
@@ -38,7 +38,7 @@ enum Charts {
     /// The frontiers: per family a line through its points (rescued opens against energy), the
     /// policies without a knob as labelled points, the oracle as a ringed point, and a dashed
     /// line at the oracle's energy where the frontiers are read.
-    static func frontiers(_ frontiers: [Frontier], _ reports: [ReplayReport]) -> String {
+    static func frontiers(_ frontiers: [Frontier], _ reports: [ReplayResult]) -> String {
         var plot = EnergyPlot(reports, height: 380, right: 600, bottom: 320)
         let (x, y, top, bottom) = (plot.x, plot.y, plot.top, plot.bottom)
         if let o = frontiers.first?.oracle {
@@ -52,14 +52,14 @@ enum Charts {
             plot.svg.polyline([(x(0), y(0))] + f.points.map { (x($0.energyJoules), y(Double($0.rescuedOpens))) }, color)
             for p in f.points {
                 plot.svg.circle(x(p.energyJoules), y(Double(p.rescuedOpens)), 3.5, fill: color,
-                                title: "\(p.policy): \(p.rescuedOpens) rescued, \(ReportText.fixed(p.energyJoules, 1)) J")
+                                title: "\(p.policy): \(p.rescuedOpens) rescued, \(ResultText.fixed(p.energyJoules, 1)) J")
             }
             if let last = f.points.last {
                 plot.svg.text(x(last.energyJoules) - 6, y(Double(last.rescuedOpens)) - 8, f.family, anchor: "end", fill: color)
             }
             if let at = f.rescuedAtOracleEnergy, let o = f.oracle {
                 plot.svg.circle(x(o.energyJoules), y(at), 5, fill: "none", stroke: color,
-                                title: "\(f.family) at the oracle's energy: \(ReportText.fixed(at, 1)) rescued")
+                                title: "\(f.family) at the oracle's energy: \(ResultText.fixed(at, 1)) rescued")
             }
         }
         let single = reports.filter { Frontier.family(of: $0.policy) == nil }
@@ -71,23 +71,23 @@ enum Charts {
     }
 
     /// freshRate per policy, as horizontal bars.
-    static func freshRate(_ reports: [ReplayReport]) -> String {
+    static func freshRate(_ reports: [ReplayResult]) -> String {
         var s = SVG(width: 640, height: Double(reports.count) * 28 + 30)
         for (i, r) in reports.enumerated() {
             let y = 10 + Double(i) * 28
             s.text(110, y + 15, r.policy, anchor: "end")
-            s.rect(120, y, r.freshRate * 440, 20, SVG.palette[i % SVG.palette.count], title: "\(r.policy): \(ReportText.fixed(r.freshRate * 100, 1))% fresh")
-            s.text(125 + r.freshRate * 440, y + 15, "\(ReportText.fixed(r.freshRate * 100, 1))%")
+            s.rect(120, y, r.freshRate * 440, 20, SVG.palette[i % SVG.palette.count], title: "\(r.policy): \(ResultText.fixed(r.freshRate * 100, 1))% fresh")
+            s.text(125 + r.freshRate * 440, y + 15, "\(ResultText.fixed(r.freshRate * 100, 1))%")
         }
         return s.svg
     }
 
     /// Each day's energy as a share of the day's budget (all users), one line per policy.
-    static func dailySpend(_ reports: [ReplayReport]) -> String {
+    static func dailySpend(_ reports: [ReplayResult]) -> String {
         var s = SVG(width: 640, height: 340)
         let (left, right, top, bottom) = (70.0, 500.0, 20.0, 290.0)
         let dates = Array(Set(reports.flatMap { $0.perDay.map(\.date) })).sorted()
-        func share(_ r: ReplayReport, _ d: ReplayReport.DayRow) -> Double {
+        func share(_ r: ReplayResult, _ d: ReplayResult.DayRow) -> Double {
             Double(d.tally.energyMicroJ) / Double(max(1, r.scenario.energyBudgetMicroJ * Int64(max(1, d.users)))) * 100
         }
         let peak = reports.flatMap { r in r.perDay.map { share(r, $0) } }.max() ?? 100
@@ -115,11 +115,11 @@ enum Charts {
         s.line(left, top, left, bottom, "#444")
         for v in yt {
             s.line(left, y(v), right, y(v), "#e5e5e5")
-            s.text(left - 6, y(v) + 4, ReportText.fixed(v, v < 10 && v != v.rounded() ? 1 : 0), anchor: "end", size: 10)
+            s.text(left - 6, y(v) + 4, ResultText.fixed(v, v < 10 && v != v.rounded() ? 1 : 0), anchor: "end", size: 10)
         }
         for v in xt {
             s.line(x(v), bottom, x(v), bottom + 4, "#444")
-            s.text(x(v), bottom + 16, ReportText.fixed(v, 0), anchor: "middle", size: 10)
+            s.text(x(v), bottom + 16, ResultText.fixed(v, 0), anchor: "middle", size: 10)
         }
         if !xLabel.isEmpty { s.text((left + right) / 2, bottom + 34, xLabel, anchor: "middle") }
         s.text(18, (top + bottom) / 2, yLabel, anchor: "middle", vertical: true)

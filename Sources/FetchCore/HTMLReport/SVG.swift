@@ -27,7 +27,7 @@ struct SVG {
         return out
     }
 
-    static func n(_ x: Double) -> String { ReportText.fixed(x, 1) }
+    static func n(_ x: Double) -> String { ResultText.fixed(x, 1) }
 
     mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ stroke: String, width w: Double = 1) {
         body += "<line x1=\"\(Self.n(x1))\" y1=\"\(Self.n(y1))\" x2=\"\(Self.n(x2))\" y2=\"\(Self.n(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(Self.n(w))\"/>\n"

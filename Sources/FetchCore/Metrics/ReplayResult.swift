@@ -1,5 +1,5 @@
 /// The outcome of one policy over some logs: totals, per user, per local day.
-public struct ReplayReport: Sendable {
+public struct ReplayResult: Sendable {
     public struct UserRow: Sendable {
         public var user: String
         /// Local days with a log event, a fetch or a refused request.

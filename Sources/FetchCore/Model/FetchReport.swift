@@ -1,6 +1,6 @@
 /// A background fetch an app actually made and reported (through the service): it counts
 /// against the day's budgets and tells the engine how the app's fetches go.
-public struct ReportedFetch: Sendable, Equatable {
+public struct FetchReport: Sendable, Equatable {
     public var app: Int32
     public var start: Instant
     public var offsetMinutes: Int16
