@@ -14,24 +14,25 @@ public struct UserHistory: Sendable {
     public var reports: [FetchReport]
     public var intervals: [String: FetchInterval]
 
-    /// The planner for the user: `scenario` with the fetch intervals set for that user.
-    public func planner(scenario: Scenario, seed: UInt64) -> FetchPlanner {
+    /// The planner for the user under `policy`: `scenario` with the fetch intervals set for that user.
+    public func planner<P: PlanningPolicy>(policy: P, scenario: Scenario, seed: UInt64) -> FetchPlanner<P> {
         var s = scenario
         for (app, interval) in intervals.sorted(by: { $0.key < $1.key }) {
             let base = s.settings(forApp: app)
             s.apps[app] = AppSettings(interval: interval, content: base.content, profile: base.profile)
         }
-        return FetchPlanner(scenario: s, seed: seed)
+        return FetchPlanner(scenario: s, seed: seed, policy: policy)
     }
 
     /// The one way a user's engine is rebuilt from the store: under the user's intervals, the
     /// user's events and reported fetches in time order (events first at equal times), up to and
     /// including `through` (all when nil). `next`, the service's live state and the service's
     /// plans for a past moment all start here, so they give the same answers.
-    public func session(scenario: Scenario, seed: UInt64, through: Instant? = nil) -> PlanningSession {
+    public func session<P: PlanningPolicy>(policy: P, scenario: Scenario, seed: UInt64,
+                                           through: Instant? = nil) -> PlanningSession<P> {
         let apps = NameTable()
         for name in appNames { _ = apps.id(name) }
-        let session = PlanningSession(planner: planner(scenario: scenario, seed: seed), user: user, apps: apps)
+        let session = PlanningSession(planner: planner(policy: policy, scenario: scenario, seed: seed), user: user, apps: apps)
         let reports = through.map { t in self.reports.filter { $0.start <= t } } ?? self.reports
         var next = 0
         var userID: Int32 = -1
@@ -50,6 +51,11 @@ public struct UserHistory: Sendable {
         }
         return session
     }
+
+    /// The user's engine under `adaptive`, the project's policy.
+    public func session(scenario: Scenario, seed: UInt64, through: Instant? = nil) -> PlanningSession<AdaptivePolicy> {
+        session(policy: AdaptivePolicy(), scenario: scenario, seed: seed, through: through)
+    }
 }
 
 extension EventStore {
@@ -64,7 +70,8 @@ extension EventStore {
     }
 
     /// The user's engine rebuilt from the store (``UserHistory/session(scenario:seed:through:)``).
-    public func session(user: String, scenario: Scenario, seed: UInt64, through: Instant? = nil) throws -> PlanningSession {
+    public func session(user: String, scenario: Scenario, seed: UInt64,
+                        through: Instant? = nil) throws -> PlanningSession<AdaptivePolicy> {
         try history(user: user).session(scenario: scenario, seed: seed, through: through)
     }
 

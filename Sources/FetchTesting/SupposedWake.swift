@@ -36,14 +36,15 @@ extension SupposedWake {
     /// The fetches of `app` that a replay of one user's `events` up to `cut`, then nothing until one event
     /// past the horizon, starts within `(cut, cut + horizon]`: what a plan from `cut` lists.
     public static func timedFetches(events: [UsageEvent], users: NameTable, apps: NameTable, cut: Instant, horizon: Int64,
-                                    app: String, scenario: Scenario = .default, seed: UInt64 = 1) -> [TraceRow] {
+                                    app: String, scenario: Scenario = .default, seed: UInt64 = 1,
+                                    policy: any FetchPolicy = AdaptivePolicy()) -> [TraceRow] {
         guard let last = events.last(where: { $0.time <= cut }) else { return [] }
         var kept = events.filter { $0.time <= cut && $0.user == last.user }
         kept.append(UsageEvent(time: Instant(millis: cut.millis + horizon + Millis.hour), user: last.user, kind: .battery, value: 50,
                                offsetMinutes: last.offsetMinutes))
         var source = ArraySource(events: kept, users: users, apps: apps)
         let trace = RecordingTrace()
-        let replay = makeReplay(policy: AdaptivePolicy(), scenario: scenario, seed: seed, users: users, apps: apps, trace: trace)
+        let replay = makeReplay(policy: policy, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace)
         try! source.run([replay])
         _ = replay.finish()
         let id = apps.id(app)

@@ -56,6 +56,34 @@ struct FetchPlannerTests {
         #expect(replayed.map(\.energyMicroJ) == p.entries.map(\.energyMicroJ))
     }
 
+    /// Planning is generic over the policy: any ``PlanningPolicy`` plans what its replay does.
+    struct EveryTick: PlanningPolicy {
+        var name: String { "every-tick" }
+        func makeState() -> Int { 0 }
+        func decide(_ point: DecisionPoint, view: UserView, state: inout Int, decision: inout Decision) {
+            guard case .tick = point else { return }
+            for a in view.apps { decision.fetches.append(a.id) }
+        }
+        func model(in state: Int) -> UsageModel { UsageModel() }
+        func assess(_ app: Int32, at point: DecisionPoint, view: UserView, state: Int) -> Never? { nil }
+        func terms(of a: Never) -> (expectedRescues: Double, costJoules: Double) {}
+        func explain(_ a: Never?) -> String { "it fetches at every tick" }
+        func waiting(opens: Int) -> String? { nil }
+    }
+
+    @Test func aPlanUnderAnotherPolicyIsWhatThatPolicysReplayDoes() throws {
+        let log = habitLog()
+        var source = ArraySource(events: log.events, users: log.users, apps: log.apps)
+        let cut = log.time("20:00", plusDays: 13)
+        let p = try FetchPlanner(scenario: .default, seed: 1, policy: EveryTick())
+            .plan(&source, user: "alice", app: "news", at: cut, horizon: Millis.day)
+        let replayed = SupposedWake.timedFetches(events: log.events, users: log.users, apps: log.apps, cut: cut,
+                                                 horizon: Millis.day, app: "news", policy: EveryTick())
+        #expect(p.entries.count > 10)
+        #expect(replayed.map(\.start) == p.entries.map(\.time))
+        #expect(replayed.map(\.energyMicroJ) == p.entries.map(\.energyMicroJ))
+    }
+
     @Test func planningFromALiveSessionLeavesItUntouched() throws {
         let log = habitLog()
         let planner = FetchPlanner(scenario: .default, seed: 1)

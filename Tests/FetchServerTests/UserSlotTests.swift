@@ -9,13 +9,13 @@ struct UserSlotTests {
         var count = 0
     }
 
-    func session() -> PlanningSession {
+    func session() -> PlanningSession<AdaptivePolicy> {
         PlanningSession(planner: FetchPlanner(scenario: .default, seed: 1), user: "u", apps: NameTable())
     }
 
     @Test func aSessionBuiltWhileTheUserWasWrittenIsUsedOnceAndNotKept() async throws {
         let slot = UserSlot(), builds = Builds()
-        let build = { () async throws -> PlanningSession in
+        let build = { () async throws -> PlanningSession<AdaptivePolicy> in
             builds.count += 1
             if builds.count == 1 { slot.update { _ in true } }  // a write lands during the first read
             return self.session()
@@ -30,7 +30,7 @@ struct UserSlotTests {
 
     @Test func aDroppedSessionIsBuiltAgainOnTheNextRequest() async throws {
         let slot = UserSlot(), builds = Builds()
-        let build = { () async throws -> PlanningSession in
+        let build = { () async throws -> PlanningSession<AdaptivePolicy> in
             builds.count += 1
             return self.session()
         }

@@ -4,12 +4,12 @@
 /// replay would do from that moment if the user did nothing meanwhile. What the policy would do
 /// at a screen_on, a plug-in or an open cannot be timed; the plan lists it as triggers instead
 /// (``FetchPlan/Trigger``).
-public struct FetchPlanner: Sendable {
+public struct FetchPlanner<P: PlanningPolicy>: Sendable {
     public let scenario: Scenario
     public let seed: UInt64
-    public let policy: AdaptivePolicy
+    public let policy: P
 
-    public init(scenario: Scenario, seed: UInt64, policy: AdaptivePolicy = AdaptivePolicy()) {
+    public init(scenario: Scenario, seed: UInt64, policy: P) {
         self.scenario = scenario
         self.seed = seed
         self.policy = policy
@@ -23,7 +23,7 @@ public struct FetchPlanner: Sendable {
     }
 
     /// A planning session fed with `user`'s events up to and including `through` (all when nil).
-    public func session<S: UsageEventSource>(_ source: inout S, user: String, through: Instant? = nil) throws -> PlanningSession {
+    public func session<S: UsageEventSource>(_ source: inout S, user: String, through: Instant? = nil) throws -> PlanningSession<P> {
         let session = PlanningSession(planner: self, user: user, apps: source.apps)
         while let e = try source.next() {
             guard source.users[e.user] == user else { continue }
@@ -31,5 +31,12 @@ public struct FetchPlanner: Sendable {
             session.receive(e)
         }
         return session
+    }
+}
+
+extension FetchPlanner where P == AdaptivePolicy {
+    /// A planner under `adaptive`, the project's policy.
+    public init(scenario: Scenario, seed: UInt64) {
+        self.init(scenario: scenario, seed: seed, policy: AdaptivePolicy())
     }
 }

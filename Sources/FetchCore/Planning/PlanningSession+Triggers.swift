@@ -6,7 +6,7 @@ import Darwin
 
 extension PlanningSession {
     /// Predecessor apps listed per plan: the likeliest to come before an open of the app.
-    static let maxPredecessors = 3
+    static var maxPredecessors: Int { 3 }
 
     /// What the engine would do at a wake of `kind` at `at` (nil: the last event), given the
     /// events so far: the same state a replay of them has, run on to that moment, then the wake.
@@ -25,19 +25,19 @@ extension PlanningSession {
 
     /// Runs a copy of `base` on to `event`'s moment, then the event; returns the fetches the
     /// engine started or refused at it, and how the policy weighed `app` there.
-    func suppose(_ event: UsageEvent, on base: UserSimulator<AdaptivePolicy>,
-                 app: Int32?) -> (rows: [TraceRow], assessment: (AdaptivePolicy.Assessment, UsageModel)?) {
+    func suppose(_ event: UsageEvent, on base: UserSimulator<P>,
+                 app: Int32?) -> (rows: [TraceRow], assessment: (P.Assessment, UsageModel)?) {
         let trace = WakeTrace()
         let sim = base.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: trace, keepsDays: false))
         sim.advance(to: event.time.millis)
         trace.armed = true
-        var seen: (AdaptivePolicy.Assessment, UsageModel)? = nil
+        var seen: (P.Assessment, UsageModel)? = nil
         if let app {
             let policy = sim.policy
             let asked = Self.point(of: event)
             sim.beforeDecision = { point, view, state in
                 guard point == asked, let a = policy.assess(app, at: point, view: view, state: state) else { return }
-                seen = (a, state.model)
+                seen = (a, policy.model(in: state))
             }
         }
         sim.process(event)
@@ -52,8 +52,8 @@ extension PlanningSession {
     /// The trigger entries of `app`'s plan from `sim`, the state at the plan's start. It runs
     /// `sim` on to each wake's moment in turn (as the plan's timed run would, with no events)
     /// and supposes the wake on a copy there, so the wakes cost a copy each, not a run each.
-    func triggers(advancing sim: UserSimulator<AdaptivePolicy>, app: Int32, at: Int64, horizon: Int64) -> [FetchPlan.Trigger] {
-        let model = sim.state.policy.model, offset = sim.state.offset
+    func triggers(advancing sim: UserSimulator<P>, app: Int32, at: Int64, horizon: Int64) -> [FetchPlan.Trigger] {
+        let model = planner.policy.model(in: sim.state.policy), offset = sim.state.offset
         var wakes: [(FetchPlan.Trigger.Kind, WakeForecast, UsageEvent)] = []
         func event(_ kind: EventKind, _ f: WakeForecast, app: Int32 = -1, value: Int16 = 0) -> UsageEvent {
             // Decided at the second by which half the chance has come (not rounded to the minute:
@@ -82,7 +82,7 @@ extension PlanningSession {
             let f = WakeForecast(chance: chance, early: quantile(0.25), median: quantile(0.5), late: quantile(0.75))
             wakes.append((.push, f, event(.push, f, app: app, value: PushKind.silent.rawValue)))
         }
-        var decided: [(rows: [TraceRow], assessment: (AdaptivePolicy.Assessment, UsageModel)?)?] = Array(repeating: nil, count: wakes.count)
+        var decided: [(rows: [TraceRow], assessment: (P.Assessment, UsageModel)?)?] = Array(repeating: nil, count: wakes.count)
         for i in wakes.indices.sorted(by: { (wakes[$0].2.time, $0) < (wakes[$1].2.time, $1) }) {
             sim.advance(to: wakes[i].2.time.millis)
             decided[i] = suppose(wakes[i].2, on: sim, app: app)
@@ -92,12 +92,13 @@ extension PlanningSession {
             let (rows, seen) = result!
             let row = rows.first { $0.app == app }
             let ran = row.map { $0.refusal == nil } ?? false
+            let terms = seen.map { planner.policy.terms(of: $0.0) }
             var t = FetchPlan.Trigger(kind: kind, chance: f.chance, windowStart: at + f.early, windowEnd: at + f.late,
                                       time: e.time.millis, offsetMinutes: offset, fetch: ran, refusal: row?.refusal,
-                                      expectedRescues: seen?.0.expectedRescues ?? 0, costJoules: seen?.0.costJoules ?? 0,
+                                      expectedRescues: terms?.expectedRescues ?? 0, costJoules: terms?.costJoules ?? 0,
                                       energyMicroJ: ran ? row?.energyMicroJ : nil, bytes: ran ? row?.bytes : nil,
                                       network: row?.network ?? sim.state.context.network, reason: "")
-            t.reason = TriggerReason.text(t, assessment: seen?.0, model: seen?.1, app: app, at: e)
+            t.reason = TriggerReason.text(t, policy: planner.policy, assessment: seen?.0, model: seen?.1, app: app, at: e)
             return t
         }
     }

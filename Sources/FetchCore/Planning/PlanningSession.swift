@@ -4,19 +4,19 @@
 /// Feed the user's events in time order with ``receive(_:)``; ``plan(app:at:horizon:)`` then
 /// copies the state and runs the copy on through the horizon with no further events. The
 /// session itself is never advanced by planning, so plans and events can interleave.
-public final class PlanningSession {
+public final class PlanningSession<P: PlanningPolicy> {
     public let user: String
-    public let planner: FetchPlanner
+    public let planner: FetchPlanner<P>
     /// The app names the session's events use.
     public let apps: NameTable
     let catalog: AppCatalog
     /// The live engine state, nil before the first event.
-    var sim: UserSimulator<AdaptivePolicy>?
+    var sim: UserSimulator<P>?
     /// The time of the last event received, `Int64.min` before the first.
     public private(set) var lastEventTime: Int64 = .min
 
     /// A session for `user`, whose events name apps through `apps`.
-    public init(planner: FetchPlanner, user: String, apps: NameTable) {
+    public init(planner: FetchPlanner<P>, user: String, apps: NameTable) {
         self.planner = planner
         self.user = user
         self.apps = apps
@@ -55,33 +55,17 @@ public final class PlanningSession {
         return sim.budget
     }
 
-    /// Whether the app's server should send a silent push now (at `at`, nil: the last event),
-    /// as `push-adaptive` would decide at a content update; nil before any event or when `at` is
-    /// not ``reachable(_:)``.
-    public func pushAdvice(app: String, at: Int64?) -> PushAdaptivePolicy.Advice? {
-        guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
-        let sim = projection(of: live, to: at ?? lastEventTime)
-        sim.state.now = max(sim.state.now, at ?? lastEventTime)
-        guard let id = apps.existingID(app) else {
-            return PushAdaptivePolicy.Advice(push: false, reason: "the user has not used this app yet", probability: 0, value: 0,
-                                             cost: 0, silentPushesLeft: planner.scenario.silentPushesPerHour)
-        }
-        let view = sim.makeView(pushesLeft: sim.silentPushesLeft(id))
-        return PushAdaptivePolicy(alsoFetch: true)
-            .advise(app: id, view: view, state: &sim.state.policy)
-    }
-
     /// A copy of the live state, run with no further events up to `t`; the live state is
     /// left as it is.
-    func projection(of live: UserSimulator<AdaptivePolicy>, to t: Int64,
-                            trace: (any TraceSink)? = nil) -> UserSimulator<AdaptivePolicy> {
+    func projection(of live: UserSimulator<P>, to t: Int64,
+                            trace: (any TraceSink)? = nil) -> UserSimulator<P> {
         let sim = live.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: trace, keepsDays: false))
         sim.drain()
         sim.advance(to: t)
         return sim
     }
 
-    private func simulator(user id: Int32) -> UserSimulator<AdaptivePolicy> {
+    private func simulator(user id: Int32) -> UserSimulator<P> {
         if let sim { return sim }
         let made = UserSimulator(user: id, name: user, policy: planner.policy,
                                  run: ReplayContext(seed: planner.seed, catalog: catalog, trace: nil, keepsDays: false))
@@ -116,7 +100,7 @@ public final class PlanningSession {
             return plan
         }
         guard let appID = apps.existingID(app), let state = sim.state.apps.first(where: { $0.id == appID }) else {
-            plan.reason = "user '\(user)' has not opened '\(app)' yet: the adaptive policy waits for two opens (cold start)"
+            plan.reason = "user '\(user)' has not opened '\(app)' yet" + (planner.policy.waiting(opens: 0).map { ": " + $0 } ?? "")
             return plan
         }
         plan.opens = state.opens
@@ -124,15 +108,16 @@ public final class PlanningSession {
         trace.day = sim.state.budget.day
         trace.user = sim.user
         trace.app = appID
-        trace.model = sim.state.policy.model
+        trace.model = planner.policy.model(in: sim.state.policy)
         trace.horizon = max(scenario.tick, Millis.minute)
         // The wakes on the way: the same run as the timed plan's, copied at each wake's moment.
         plan.triggers = triggers(advancing: sim, app: appID, at: plan.at, horizon: horizon)
         sim.advance(to: plan.at + horizon)
         plan.entries = trace.planned
         if plan.entries.isEmpty {
-            plan.reason = state.opens < 2
-                ? "only \(state.opens) open of '\(app)' so far: the adaptive policy waits for two (cold start)"
+            let waiting = planner.policy.waiting(opens: state.opens)
+            plan.reason = waiting != nil
+                ? "only \(state.opens) open of '\(app)' so far: \(waiting!)"
                 : plan.triggers.contains(where: \.fetch)
                     ? "no open of '\(app)' is likely enough at a timed moment to be worth a fetch: it is fetched at wakes (the triggers)"
                     : "no open of '\(app)' is likely enough within the horizon to be worth a fetch (or it is fresh)"

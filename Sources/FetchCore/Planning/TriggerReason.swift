@@ -1,16 +1,14 @@
 /// The reason of a plan's trigger entry, in words: what the user's habits say about the app at
 /// that wake, and how the policy and the engine weighed the fetch.
 enum TriggerReason {
-    static func text(_ t: FetchPlan.Trigger, assessment: AdaptivePolicy.Assessment?, model: UsageModel?, app: Int32,
-                     at e: UsageEvent) -> String {
+    static func text<P: PlanningPolicy>(_ t: FetchPlan.Trigger, policy: P, assessment: P.Assessment?, model: UsageModel?,
+                                        app: Int32, at e: UsageEvent) -> String {
         var parts: [String] = []
         if let model { parts.append(signal(t.kind, model: model, app: app, at: e)) }
         if t.kind == .push {
             parts.append("a silent push wakes the app to fetch, whatever the policy would do")
-        } else if let a = assessment {
-            parts.append(weighing(a))
         } else {
-            parts.append("the policy does not weigh it then (it waits for two opens and a learned session)")
+            parts.append(policy.explain(assessment))
         }
         if let r = t.refusal { parts.append("the engine refuses the fetch: \(r.traceName)") }
         return parts.joined(separator: "; ")

@@ -123,7 +123,7 @@ extension SchedulerService {
 
     /// A moment asked about after the user's last event must be one the session can reach
     /// (``PlanningSession/reachable(_:)``): the projection to it stays bounded whatever the date.
-    static func checkAhead(_ moment: Int64?, of session: PlanningSession) throws(RequestError) {
+    static func checkAhead(_ moment: Int64?, of session: PlanningSession<AdaptivePolicy>) throws(RequestError) {
         guard let moment, moment > session.lastEventTime, !session.reachable(moment) else { return }
         throw RequestError("'at' is more than \(DurationText.format(InputBounds.maxHorizon)) after the user's last event (\(LocalTime.isoText(session.lastEventTime, offsetMinutes: 0)))", field: "at")
     }

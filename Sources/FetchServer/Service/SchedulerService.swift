@@ -38,13 +38,13 @@ public final class SchedulerService: Sendable {
     }
 
     /// A session rebuilt from the store (``UserHistory/session(scenario:seed:through:)``).
-    func buildSession(storedUser user: String, through: Instant? = nil) async throws -> PlanningSession {
+    func buildSession(storedUser user: String, through: Instant? = nil) async throws -> PlanningSession<AdaptivePolicy> {
         metrics.sessionBuilds.increment()
         return try await store.history(user: user).session(scenario: scenario, seed: seed, through: through)
     }
 
     /// Runs `body` with the live session of a stored user.
-    func withSession<R>(storedUser user: String, _ body: (PlanningSession) throws -> R) async throws -> R {
+    func withSession<R>(storedUser user: String, _ body: (PlanningSession<AdaptivePolicy>) throws -> R) async throws -> R {
         try await slots.slot(user).with(build: { try await buildSession(storedUser: user) }, body)
     }
 }

@@ -11,13 +11,13 @@ import Foundation
 final class UserSlot: @unchecked Sendable {
     private let lock = NSLock()
     /// nil until built from the store, and again whenever it no longer matches the store.
-    private var session: PlanningSession?
+    private var session: PlanningSession<AdaptivePolicy>?
     /// Counts the writes about the user that the session, if any, was brought up to date with
     /// or dropped for.
     private var version = 0
 
     /// Runs `body` with the session, building it first with `build` (no lock held) when needed.
-    func with<R>(build: () async throws -> PlanningSession, _ body: (PlanningSession) throws -> R) async throws -> R {
+    func with<R>(build: () async throws -> PlanningSession<AdaptivePolicy>, _ body: (PlanningSession<AdaptivePolicy>) throws -> R) async throws -> R {
         let seen = try lock.withLock { () throws -> Result<R, any Error>? in
             session.map { s in Result { try body(s) } }
         }
@@ -33,7 +33,7 @@ final class UserSlot: @unchecked Sendable {
 
     /// Runs `body` on the session if it is built; `body` returns false to drop it. Call after
     /// each write about the user.
-    func update(_ body: (PlanningSession) -> Bool) {
+    func update(_ body: (PlanningSession<AdaptivePolicy>) -> Bool) {
         lock.lock()
         defer { lock.unlock() }
         version &+= 1
