@@ -151,12 +151,19 @@ struct UserRouteTests {
             ServerHarness.body(["app": app, "start": start, "durationMs": 3_000, "bytes": 90_000, "network": "wifi", "result": "newData"]
                                as [String: Any])
         }
-        let store = h.store
-        // What `fetchsched next --db` runs on the same store.
+        let path = h.store.path
+        // `fetchsched next --db` on the same store, the built binary in its own process.
         @Sendable func next(_ app: String, at: String?) throws -> String {
-            let moment = try at.map { Instant(millis: try TimestampParser.parse(text: $0).millis) }
-            return try ResultText.json(try store.session(user: "user-0001", scenario: .default, seed: 1, through: moment)
-                .plan(app: app, at: moment?.millis, horizon: Millis.day))
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fetchsched")
+            p.arguments = ["next", "--db", path, "--user", "user-0001", "--app", app, "--format", "json"] + (at.map { ["--at", $0] } ?? [])
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let bytes = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0)
+            return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
         }
         try await h.app.test(.router) { client in
             _ = try await ServerHarness.ingest(client, events)
