@@ -17,12 +17,17 @@ public struct FetchPlanner<P: PlanningPolicy>: Sendable {
 
     /// Plans fetches of `app` for `user` over `(at, at + horizon]`; `at` nil means the user's
     /// last event. Events of other users, and events after `at`, are ignored.
+    @inlinable
     public func plan<S: UsageEventSource>(_ source: inout S, user: String, app: String, at: Instant?,
                                           horizon: Int64) throws -> FetchPlan {
         try session(&source, user: user, through: at).plan(app: app, at: at?.millis, horizon: horizon)
     }
 
     /// A planning session fed with `user`'s events up to and including `through` (all when nil).
+    ///
+    /// Inlinable, so that a caller's concrete policy and source reach the session's specialized
+    /// code (``PlanningSession/receive(_:)``) rather than the engine's generic one.
+    @inlinable
     public func session<S: UsageEventSource>(_ source: inout S, user: String, through: Instant? = nil) throws -> PlanningSession<P> {
         let session = PlanningSession(planner: self, user: user, apps: source.apps)
         while let e = try source.next() {

@@ -27,6 +27,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     public var userID: Int32? { sim?.user }
 
     /// Takes the user's next event; events and reports must come in time order.
+    @_specialize(exported: true, where P == AdaptivePolicy)
     public func receive(_ e: UsageEvent) {
         precondition(e.time.millis >= lastEventTime, "events of a planning session must come in time order")
         simulator(user: e.user).receive(e)
@@ -34,6 +35,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     }
 
     /// Takes a fetch the app made and reported, in time order with the events (by its start).
+    @_specialize(exported: true, where P == AdaptivePolicy)
     public func report(_ f: FetchReport, user id: Int32) {
         precondition(f.start.millis >= lastEventTime, "reports of a planning session must come in time order")
         simulator(user: id).report(f)
@@ -48,6 +50,7 @@ public final class PlanningSession<P: PlanningPolicy> {
 
     /// What the device has spent of the day's budgets at `at` (nil: the last event); nil when
     /// there are no events or `at` is not ``reachable(_:)``.
+    @_specialize(exported: true, where P == AdaptivePolicy)
     public func budget(at: Int64?) -> BudgetState? {
         guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
         let sim = projection(of: live, to: at ?? lastEventTime)
@@ -74,6 +77,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     }
 
     /// Plans fetches of `app` over `(at, at + horizon]`; `at` nil means the last event.
+    @_specialize(exported: true, where P == AdaptivePolicy)
     public func plan(app: String, at: Int64?, horizon: Int64) -> FetchPlan {
         let scenario = planner.scenario
         let settings = scenario.settings(forApp: app)
