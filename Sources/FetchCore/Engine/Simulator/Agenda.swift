@@ -51,6 +51,16 @@ struct Agenda {
 
     mutating func takeCompletion() -> Completion { completions.removeMin() }
 
+    /// The policy's timer fires at `moment`: it is cleared, and a tick due at the same moment
+    /// is covered by it.
+    mutating func fireTimer(at moment: Int64, every tick: Int64) {
+        wakeAt = .max
+        if nextTick == moment { nextTick += tick }
+    }
+
+    /// The periodic tick runs: the next one is a tick later.
+    mutating func fireTick(every tick: Int64) { nextTick += tick }
+
     /// The next moment at or before `t`, given when transfers and tasks next end, and what
     /// runs then; nil when nothing is due by `t`.
     func due(through t: Int64, transfers: Int64, tasks: Int64) -> (time: Int64, what: Due)? {

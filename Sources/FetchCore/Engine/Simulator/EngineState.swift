@@ -57,7 +57,7 @@ struct RecentOpens {
     /// The last open of another app than `openApp`, before the last open.
     private var otherOpen: Int64 = .min
 
-    mutating func screenOn(at t: Int64) { screenOn = t }
+    mutating func sawScreenOn(at t: Int64) { screenOn = t }
 
     mutating func opened(_ app: Int32, at t: Int64) {
         if openApp != app { otherOpen = open }

@@ -28,7 +28,7 @@ struct PushLimiter {
 
     /// Removes and returns every held push.
     mutating func release() -> [HeldPush] {
-        defer { held.removeAll(keepingCapacity: true) }
+        defer { held = [] }
         return held
     }
 }

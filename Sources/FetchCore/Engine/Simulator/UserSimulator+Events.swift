@@ -27,7 +27,7 @@ extension UserSimulator {
             push(e.app, kind: PushKind(rawValue: e.value) ?? .alert)
             decide(.wake(e.kind))
         case .screenOn, .plugged, .location:
-            if e.kind == .screenOn { state.recent.screenOn(at: t) }
+            if e.kind == .screenOn { state.recent.sawScreenOn(at: t) }
             state.context.apply(e)
             contextChanged()
             wakeRadio()

@@ -126,11 +126,10 @@ final class UserSimulator<P: FetchPolicy> {
             case .tasks: finishTasks()
             case .update: contentUpdates()
             case .timer:
-                state.agenda.wakeAt = .max
-                if state.agenda.nextTick == moment { state.agenda.nextTick += tickMs }
+                state.agenda.fireTimer(at: moment, every: tickMs)
                 decide(.timer)
             case .tick:
-                state.agenda.nextTick += tickMs
+                state.agenda.fireTick(every: tickMs)
                 decide(.tick)
             }
         }
