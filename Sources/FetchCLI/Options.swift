@@ -38,15 +38,21 @@ struct ScenarioOptions: ParsableArguments {
     var seed: UInt64 = 1
 
     func loadScenario() throws -> Scenario {
-        guard let path = scenario else { return .default }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("cannot read scenario '\(path)'")
-        }
+        guard let path = scenario, let text = try scenarioText() else { return .default }
         do {
-            return try Scenario.parse(json: Array(data))
+            return try Scenario.parse(json: Array(text.utf8))
         } catch {
             throw CLIError("scenario '\(path)': \(error)")
         }
+    }
+
+    /// The scenario file's text, or nil for the default scenario.
+    func scenarioText() throws -> String? {
+        guard let path = scenario else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError("cannot read scenario '\(path)'")
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 }
 
@@ -63,16 +69,32 @@ struct RunOptions: ParsableArguments {
     @Flag(help: "No progress line on stderr.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Replay only the users whose stable name hash falls in shard i of n (n up to \(UserShard.maxCount)), and write a shard report for 'fetchsched merge' instead of the usual output.", valueName: "i/n"))
+    var shard: String?
+
+    /// `--shard`, checked.
+    var userShard: UserShard? { shard.flatMap(UserShard.init) }
+
     var workers: Int { max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount) }
 
     func validate() throws {
         // Each worker is a thread with its own queue: a count from outside is bounded first.
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1 to 256") }
+        if let shard, UserShard(shard) == nil {
+            throw ValidationError("--shard '\(InputBounds.printable(shard))' is not i/n with n from 1 to \(UserShard.maxCount) and i from 0 to n-1")
+        }
     }
     var seed: UInt64 { scenarioOptions.seed }
     var scenario: String? { scenarioOptions.scenario }
 
     func loadScenario() throws -> Scenario { try scenarioOptions.loadScenario() }
+
+    /// What a shard report records of this run, to check in `merge` that shards belong together.
+    func shardRun(command: String, policies: String, frontier: Bool, input: InputOptions, skipped: [String: Int]) throws -> ShardReport.Run {
+        ShardReport.Run(command: command, policies: policies, frontier: frontier, seed: String(seed),
+                        scenario: try scenarioOptions.scenarioText(),
+                        inputs: input.db.map { ["--db", $0] } ?? input.logs, skipped: skipped)
+    }
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

@@ -19,6 +19,12 @@ struct Runner {
         var skipped: [String: Int] = [:]
         let progress = Progress(enabled: !run.quiet)
         func drive<S: UsageEventSource>(_ source: inout S) throws {
+            guard let shard = run.userShard else { return try feed(&source) }
+            var sharded = ShardedSource(base: source, shard: shard)
+            defer { source = sharded.base }
+            try feed(&sharded)
+        }
+        func feed<S: UsageEventSource>(_ source: inout S) throws {
             if sinks == nil && tap == nil && run.workers > 1 {
                 let parallel = ParallelReplay(policies: policies, scenario: scenario, seed: run.seed, workers: run.workers)
                 reports = try parallel.run(&source) { progress.update(events: $0, users: $1, done: $2) }

@@ -57,6 +57,11 @@ struct BenchCommand: ParsableCommand {
                 if users[e.user] == chosen { events.append(e) }
             })
         }
+        if let shard = runOptions.userShard {
+            let run = try runOptions.shardRun(command: "bench", policies: policies, frontier: frontier, input: input,
+                                              skipped: reports.first?.skipped ?? [:])
+            return try ShardReport(shard: shard, run: run, results: reports).write()
+        }
         let frontiers = frontier ? Frontier.families(reports) : []
         if let path = report {
             let named = zip(reports, recorders).map { (policy: $0.policy, recorder: $1) }
@@ -65,9 +70,22 @@ struct BenchCommand: ParsableCommand {
             file.write(HTMLReport.render(reports, frontiers: frontiers, timeline: timeline, source: input.db ?? input.logs.joined(separator: ", ")))
             try file.commit()
         }
+        print(try Self.render(reports, frontiers: frontiers, policies: policies, format: format), terminator: "")
+    }
+
+    func validate() throws {
+        if runOptions.shard != nil && (report != nil || format != .table) {
+            throw ValidationError("a run with --shard writes a shard report: give --format and --report to 'fetchsched merge'")
+        }
+    }
+
+    /// The output of `bench` for its reports: what a sharded run's `merge` prints too.
+    /// `policies` is the list as given: with a frontier, misses are shown for those only.
+    static func render(_ reports: [ReplayResult], frontiers: [Frontier], policies: String, format: OutputFormat) throws -> String {
+        let frontier = !frontiers.isEmpty
         switch format {
-        case .json where frontier: print(try ResultText.json(FrontierOutput(policies: reports, frontiers: frontiers)))
-        case .json: print(try ResultText.json(reports))
+        case .json where frontier: return try ResultText.json(FrontierOutput(policies: reports, frontiers: frontiers)) + "\n"
+        case .json: return try ResultText.json(reports) + "\n"
         case .markdown, .table:
             let md = format == .markdown
             var out = md ? ResultText.markdown(reports) : ResultText.table(reports)
@@ -76,7 +94,7 @@ struct BenchCommand: ParsableCommand {
                 let asked = reports.filter { r in Frontier.sweeps.allSatisfy { !$0.policies.contains(r.policy) } || policies.split(separator: ",").contains { $0 == r.policy } }
                 out += "\n" + ResultText.frontiers(frontiers, markdown: md) + "\n" + ResultText.missed(asked, markdown: md)
             }
-            print(out, terminator: "")
+            return out
         }
     }
 

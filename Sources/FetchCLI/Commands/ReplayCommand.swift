@@ -28,13 +28,25 @@ struct ReplayCommand: ParsableCommand {
             { _, users, apps in TraceCSV(file: f, users: users, apps: apps) }
         })
         try file?.commit()
-        let report = reports[0]
+        if let shard = runOptions.userShard {
+            let run = try runOptions.shardRun(command: "replay", policies: policy, frontier: false, input: input, skipped: reports[0].skipped)
+            return try ShardReport(shard: shard, run: run, results: reports).write()
+        }
+        print(try Self.render(reports[0], format: format), terminator: "")
+    }
+
+    func validate() throws {
+        if runOptions.shard != nil && format != .table {
+            throw ValidationError("a run with --shard writes a shard report: give --format to 'fetchsched merge'")
+        }
+    }
+
+    /// The output of `replay` for its report: what a sharded run's `merge` prints too.
+    static func render(_ report: ReplayResult, format: OutputFormat) throws -> String {
         switch format {
-        case .json: print(try ResultText.json(report))
-        case .markdown: print(ResultText.markdown(reports), terminator: "")
-        case .table:
-            print(ResultText.table(reports))
-            print(ResultText.days(report), terminator: "")
+        case .json: try ResultText.json(report) + "\n"
+        case .markdown: ResultText.markdown([report])
+        case .table: ResultText.table([report]) + "\n" + ResultText.days(report)
         }
     }
 }

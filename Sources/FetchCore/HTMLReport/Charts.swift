@@ -88,7 +88,7 @@ enum Charts {
         let (left, right, top, bottom) = (70.0, 500.0, 20.0, 290.0)
         let dates = Array(Set(reports.flatMap { $0.perDay.map(\.date) })).sorted()
         func share(_ r: ReplayResult, _ d: ReplayResult.DayRow) -> Double {
-            Double(d.tally.energyMicroJ) / Double(max(1, r.scenario.energyBudgetMicroJ * Int64(max(1, d.users)))) * 100
+            Double(d.tally.energyMicroJ) / max(1, r.energyBudgetMicroJ(of: d)) * 100
         }
         let peak = reports.flatMap { r in r.perDay.map { share(r, $0) } }.max() ?? 100
         let yt = SVG.ticks(upTo: max(100, peak)), xt = [0.0, Double(max(1, dates.count - 1))]

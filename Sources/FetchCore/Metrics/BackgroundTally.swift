@@ -1,5 +1,5 @@
 /// The other background paths of a replay: location wakes, discretionary transfers, tasks.
-public struct BackgroundTally: Equatable, Sendable {
+public struct BackgroundTally: Equatable, Sendable, Codable {
     /// Apps woken by `location` events (for about 10 seconds each) …
     public var locationWakes = 0
     /// … and the fetches those wakes ran.

@@ -3,7 +3,7 @@
 ///
 /// A chance counts only if a fetch started then would have made the open fresh (after the
 /// content went stale, for `window` content within the window) and could have finished first.
-public struct MissedTally: Equatable, Sendable {
+public struct MissedTally: Equatable, Sendable, Codable {
     /// The last chance before a stale open.
     public enum LastChance: Int, CaseIterable, Sendable {
         /// A `screen_on` at least 5 s before the open.

@@ -1,5 +1,5 @@
 /// What became of a replay's pushes; integers, so tallies merge the same in any order.
-public struct PushTally: Equatable, Sendable {
+public struct PushTally: Equatable, Sendable, Codable {
     public var silent = 0
     public var alert = 0
     /// Silent pushes a policy planned (also counted in `silent`).

@@ -33,7 +33,7 @@ extension ReplayResult: Encodable {
             var d = days.nestedContainer(keyedBy: Key.self)
             try d.encode(row.date, forKey: Key("date"))
             try d.encode(row.users, forKey: Key("users"))
-            try d.encode(joules(scenario.energyBudgetMicroJ * Int64(row.users)), forKey: Key("energyBudgetJoules"))
+            try d.encode(round(energyBudgetMicroJ(of: row) / 1_000_000, 3), forKey: Key("energyBudgetJoules"))
             try Self.encodeMetrics(row.tally, into: &d)
         }
     }

@@ -125,7 +125,7 @@ public enum ResultText {
         var out = "date        users  opens  fresh %  rescued  fetches  energy J  budget %\n"
         for d in r.perDay {
             let energy = Double(d.tally.energyMicroJ) / 1_000_000
-            let budget = Double(r.scenario.energyBudgetMicroJ * Int64(max(1, d.users))) / 1_000_000
+            let budget = r.energyBudgetMicroJ(of: d) / 1_000_000
             let fresh = d.tally.opens == 0 ? 0 : Double(d.tally.freshOpens) / Double(d.tally.opens) * 100
             out += [d.date, pad(d.users, 5), pad(d.tally.opens, 6), padText(fixed(fresh, 1), 7),
                     pad(d.tally.rescuedOpens, 7), pad(d.tally.fetches, 7), padText(fixed(energy, 1), 8),

@@ -3,11 +3,32 @@
 ///
 /// Hand-written rather than HdrHistogram: that one keeps a fixed bucket array per
 /// histogram, and a replay keeps one per user and per day; this one costs per distinct bucket.
-public struct StalenessHistogram: Equatable, Sendable {
+public struct StalenessHistogram: Equatable, Sendable, Codable {
     public private(set) var buckets: [Int32: Int64] = [:]
     public private(set) var count: Int64 = 0
 
     public init() {}
+
+    /// Reads a histogram written by `encode(to:)` (a shard report): every bucket must be one
+    /// ``bucket(_:)`` can give, and the count the sum of the buckets.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        buckets = try c.decode([Int32: Int64].self, forKey: .buckets)
+        count = try c.decode(Int64.self, forKey: .count)
+        var sum: Int64 = 0
+        for (b, n) in buckets {
+            guard (0...Self.bucket(.max)).contains(b), n > 0, n <= Self.maxCount else {
+                throw DecodingError.dataCorruptedError(forKey: .buckets, in: c, debugDescription: "bucket \(b) with \(n) values is not one a histogram holds")
+            }
+            sum += n
+        }
+        guard sum == count else {
+            throw DecodingError.dataCorruptedError(forKey: .count, in: c, debugDescription: "count \(count) is not the sum of the buckets (\(sum))")
+        }
+    }
+
+    /// The most values one bucket may hold when read back, so that sums over many never overflow.
+    static let maxCount: Int64 = 1 << 40
 
     public mutating func record(seconds: Int64) {
         buckets[Self.bucket(seconds), default: 0] += 1

@@ -1,7 +1,7 @@
 /// The raw counts of a replay for one user, one day, or a whole run.
 ///
 /// All integers (energy in microjoules), so tallies merge to the same totals in any order.
-public struct Tally: Equatable, Sendable {
+public struct Tally: Equatable, Sendable, Codable {
     public var opens = 0
     public var freshOpens = 0
     public var rescuedOpens = 0

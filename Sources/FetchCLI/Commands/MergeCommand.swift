@@ -1,0 +1,28 @@
+import ArgumentParser
+import FetchCore
+
+/// `fetchsched merge`: the shard reports of one `replay` or `bench` run with `--shard i/n`,
+/// combined into the report the unsharded run prints.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Combine the shard reports of a run with --shard into the unsharded run's report.",
+        discussion: "Give every shard's report, 0/n to n-1/n, once each. The output is byte for byte what the same replay or bench run without --shard prints with the same --format.")
+
+    @Argument(help: ArgumentHelp("Shard reports written by 'replay' or 'bench' with --shard i/n.", valueName: "shard.json"))
+    var reports: [String]
+
+    @Option(help: "Output: table, json or markdown.")
+    var format: OutputFormat = .table
+
+    func run() throws {
+        let files = try reports.map { (path: $0, report: try ShardReport.read(path: $0)) }
+        let (run, results) = try ShardReport.merge(files)
+        if run.command == "replay" {
+            print(try ReplayCommand.render(results[0], format: format), terminator: "")
+        } else {
+            let frontiers = run.frontier ? Frontier.families(results) : []
+            print(try BenchCommand.render(results, frontiers: frontiers, policies: run.policies, format: format), terminator: "")
+        }
+    }
+}

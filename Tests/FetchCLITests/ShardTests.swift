@@ -1,0 +1,117 @@
+import FetchCore
+import Foundation
+import Testing
+
+/// `--shard i/n` and `merge`: shards of a run, merged, are the unsharded run's bytes.
+struct ShardTests {
+    /// A generated log with pushes and location wakes, and a scenario with transfers and tasks,
+    /// so that every part of a tally (histograms, pushes, background paths) is exercised.
+    static let log: String = {
+        let dir = Fetchsched.temp()
+        let r = try! Fetchsched.run(["generate", "--users", "12", "--days", "4", "--seed", "9", "--pushes", "--location"])
+        let path = dir + "/log.csv"
+        // Two malformed rows, for --skip-invalid.
+        try! (r.out + "not,a,row\n2025-13-01T00:00:00Z,u,open,a\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }()
+    static let scenario = Fetchsched.root.appendingPathComponent("data/scenarios/updates.json").path
+
+    func shards(_ args: [String], count: Int, dir: String) throws -> [String] {
+        try (0..<count).map { i in
+            let r = try Fetchsched.run(args + ["--shard", "\(i)/\(count)", "--quiet"])
+            #expect(r.status == 0, "\(r.err)")
+            let path = "\(dir)/shard-\(i).json"
+            try r.out.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 7])
+    func benchShardsMergedAreTheUnshardedRunsBytesInEveryFormat(count: Int) throws {
+        let dir = Fetchsched.temp()
+        let args = ["bench", Self.log, "--skip-invalid", "--scenario", Self.scenario, "--seed", "4",
+                    "--policies", "none,fixed:15m,adaptive,adaptive+push,oracle"]
+        // Reversed order: merge does not depend on the order of its arguments.
+        let files = Array(try shards(args, count: count, dir: dir).reversed())
+        for format in ["table", "json", "markdown"] {
+            let whole = try Fetchsched.run(args + ["--format", format, "--quiet"])
+            let merged = try Fetchsched.run(["merge", "--format", format] + files)
+            #expect(whole.status == 0 && merged.status == 0, "\(merged.err)")
+            #expect(merged.out == whole.out, "format \(format), \(count) shards")
+        }
+    }
+
+    @Test func replayAndFrontierShardsMergeToTheUnshardedBytes() throws {
+        let dir = Fetchsched.temp()
+        let replay = ["replay", Self.log, "--skip-invalid", "--policy", "adaptive"]
+        let replayFiles = try shards(replay, count: 3, dir: Fetchsched.temp())
+        #expect(try Fetchsched.run(["merge"] + replayFiles).out == Fetchsched.run(replay + ["--quiet"]).out)
+        let bench = ["bench", Self.log, "--skip-invalid", "--policies", "none,ios", "--frontier"]
+        let benchFiles = try shards(bench, count: 2, dir: dir)
+        #expect(try Fetchsched.run(["merge", "--format", "json"] + benchFiles).out == Fetchsched.run(bench + ["--format", "json", "--quiet"]).out)
+    }
+
+    @Test func aStoreIsShardedLikeItsLog() throws {
+        let dir = Fetchsched.temp()
+        let db = dir + "/s.db"
+        #expect(try Fetchsched.run(["ingest", Self.log, "--skip-invalid", "--db", db]).status == 0)
+        let args = ["bench", "--db", db, "--policies", "fixed:15m,adaptive"]
+        let files = try shards(args, count: 2, dir: dir)
+        #expect(try Fetchsched.run(["merge", "--format", "json"] + files).out == Fetchsched.run(args + ["--format", "json", "--quiet"]).out)
+    }
+
+    @Test func mergeRefusesShardsThatDoNotMakeOneRun() throws {
+        let a = try shards(["replay", Self.log, "--skip-invalid", "--policy", "fixed:15m"], count: 3, dir: Fetchsched.temp())
+        let b = try shards(["replay", Self.log, "--skip-invalid", "--policy", "fixed:15m", "--seed", "2"], count: 3, dir: Fetchsched.temp())
+        let c = try shards(["replay", Self.log, "--skip-invalid", "--policy", "fixed:15m"], count: 2, dir: Fetchsched.temp())
+        let cases: [([String], String)] = [
+            ([a[0], a[1]], "missing shard 2/3"),
+            ([a[0], a[1], a[1], a[2]], "are both shard 1/3"),
+            ([a[0], a[1], b[2]], "its seed differs"),
+            ([a[0], a[1], a[2], c[0]], "is of 3 shards"),
+            ([], "Missing expected argument"),
+        ]
+        for (files, message) in cases {
+            let r = try Fetchsched.run(["merge"] + files)
+            #expect(r.status != 0 && r.err.contains(message), "\(files): \(r.err)")
+        }
+    }
+
+    @Test(arguments: [
+        ("\"events\":", "\"events\":-3,\"x\":", "is not a whole count"),
+        ("\"events\":", "\"events\":1e300,\"x\":", "is not a whole count"),
+        ("\"buckets\":[", "\"buckets\":[5000,1,", "is not one a histogram holds"),
+        ("\"format\":\"fetchsched-shard\"", "\"format\":\"csv\"", "not a shard report"),
+        ("\"version\":1", "\"version\":2", "version 2"),
+        ("\"shard\":\"0\\/1\"", "\"shard\":\"0\\/0\"", "is not i/n"),
+        ("\"seed\":\"1\"", "\"seed\":\"x\"", "is not a seed"),
+    ])
+    func mergeNamesTheFileAndTheProblemOfATamperedReport(from: String, to: String, message: String) throws {
+        let dir = Fetchsched.temp()
+        let file = try shards(["bench", Self.log, "--skip-invalid", "--policies", "adaptive"], count: 1, dir: dir)[0]
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let from = from.replacingOccurrences(of: "\\/", with: "/"), to = to.replacingOccurrences(of: "\\/", with: "/")
+        let found = text.contains(from)  // not in the expectation: a failure would print the whole report
+        #expect(found, "\(from) not in the report")
+        try text.replacingOccurrences(of: from, with: to).write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try Fetchsched.run(["merge", file])
+        #expect(r.status != 0 && r.err.contains("shard-0.json") && r.err.contains(message), "\(r.err)")
+    }
+
+    @Test func aUserInAnotherShardsReportIsRefused() throws {
+        let dir = Fetchsched.temp()
+        let files = try shards(["replay", Self.log, "--skip-invalid", "--policy", "none"], count: 2, dir: dir)
+        // Shard 0's report, claiming to be shard 1 too: its users hash to shard 0.
+        let text = try String(contentsOfFile: files[0], encoding: .utf8)
+        try text.replacingOccurrences(of: "\"shard\":\"0/2\"", with: "\"shard\":\"1/2\"").write(toFile: files[1], atomically: true, encoding: .utf8)
+        let r = try Fetchsched.run(["merge", files[0], files[1]])
+        #expect(r.status != 0 && r.err.contains("is not in shard 1/2"), "\(r.err)")
+    }
+
+    @Test func aShardRunRefusesOutputOptionsThatBelongToMerge() throws {
+        for args in [["replay", Self.log, "--format", "json"], ["bench", Self.log, "--report", "/tmp/x.html"], ["replay", Self.log, "--skip-invalid", "--shard", "3/3"]] {
+            let r = try Fetchsched.run(args + (args.contains("--shard") ? [] : ["--shard", "0/2"]))
+            #expect(r.status != 0 && r.out.isEmpty, "\(args)")
+        }
+    }
+}
