@@ -80,6 +80,7 @@ struct ShardTests {
     @Test(arguments: [
         ("\"events\":", "\"events\":-3,\"x\":", "is not a whole count"),
         ("\"events\":", "\"events\":1e300,\"x\":", "is not a whole count"),
+        ("\"events\":", "\"events\":2.5,\"x\":", "is not a whole count"),
         ("\"buckets\":[", "\"buckets\":[5000,1,", "is not one a histogram holds"),
         ("\"format\":\"fetchsched-shard\"", "\"format\":\"csv\"", "not a shard report"),
         ("\"version\":1", "\"version\":2", "version 2"),
@@ -96,6 +97,17 @@ struct ShardTests {
         try text.replacingOccurrences(of: from, with: to).write(toFile: file, atomically: true, encoding: .utf8)
         let r = try Fetchsched.run(["merge", file])
         #expect(r.status != 0 && r.err.contains("shard-0.json") && r.err.contains(message), "\(r.err)")
+    }
+
+    @Test func countsThatWouldOverflowWhenAddedAreRefusedBeforeAnyIsAdded() throws {
+        let files = try shards(["replay", Self.log, "--skip-invalid", "--policy", "none"], count: 2, dir: Fetchsched.temp())
+        for file in files {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            // 18 digits each: accepted alone, past 2^61 together.
+            try text.replacingOccurrences(of: "\"events\":", with: "\"events\":999999999999999999,\"x\":999999999999999999,\"y\":").write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        let r = try Fetchsched.run(["merge"] + files)
+        #expect(r.status != 0 && r.err.contains("add up past 2^61"), "\(r.err)")
     }
 
     @Test func aUserInAnotherShardsReportIsRefused() throws {

@@ -16,7 +16,10 @@ struct MergeCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     func run() throws {
-        let files = try reports.map { (path: $0, report: try ShardReport.read(path: $0)) }
+        let files = try reports.map { path in
+            let (report, countSum) = try ShardReport.read(path: path)
+            return (path: path, report: report, countSum: countSum)
+        }
         let (run, results) = try ShardReport.merge(files)
         if run.command == "replay" {
             print(try ReplayCommand.render(results[0], format: format), terminator: "")

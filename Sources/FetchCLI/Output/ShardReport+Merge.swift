@@ -4,11 +4,14 @@ extension ShardReport {
     /// The run the shard reports `files` (path, report) are parts of, and its results per
     /// policy, as one unsharded run would give them. Every shard from 0 to n-1 must be there
     /// once, from the same run, each user in the shard its name hashes to.
-    static func merge(_ files: [(path: String, report: ShardReport)]) throws -> (run: Run, results: [ReplayResult]) {
+    static func merge(_ files: [(path: String, report: ShardReport, countSum: Double)]) throws -> (run: Run, results: [ReplayResult]) {
         guard let first = files.first else { throw CLIError("give the shard reports to merge") }
+        guard files.reduce(0, { $0 + $1.countSum }) <= maxCountSum else {
+            throw CLIError("the counts of these shard reports add up past 2^61: merge fewer at a time")
+        }
         let count = UserShard(first.report.shard)!.count
         var seen = [String?](repeating: nil, count: count)
-        for (path, report) in files {
+        for (path, report, _) in files {
             let name = "'\(InputBounds.printable(path))'"
             let shard = UserShard(report.shard)!
             guard shard.count == count else { throw CLIError("\(name) is shard \(shard) but '\(InputBounds.printable(first.path))' is of \(count) shards") }

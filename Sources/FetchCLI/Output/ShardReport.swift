@@ -55,22 +55,30 @@ struct ShardReport: Codable, Equatable {
 extension ShardReport {
     /// The largest shard report `merge` reads.
     static let maxFileBytes = 1 << 30
-    /// The largest count a shard report may hold: with at most ``UserShard/maxCount`` shards,
-    /// sums of counts stay far inside `Int64`.
-    static let maxCount = 1 << 40
+    /// The largest sum of all the counts of the shard reports merged together: no sum of some
+    /// of them can overflow `Int64` (they are all whole numbers, none below 0). Each count has
+    /// at most 18 digits, so a sum of up to ``UserShard/maxCount`` files stays exact enough.
+    static let maxCountSum = Double(1 << 61)
 
-    /// Reads and checks one shard report: the format and version, every number a whole count
-    /// from 0 to ``maxCount``, valid user names and dates, a valid scenario.
-    static func read(path: String) throws -> ShardReport {
+    /// Reads and checks one shard report: the format and version, every number a whole count,
+    /// valid user names and dates. Returns it with the sum of its
+    /// counts, for ``merge(_:)`` to check.
+    static func read(path: String) throws -> (report: ShardReport, countSum: Double) {
         func fail(_ problem: String) -> CLIError { CLIError("shard report '\(InputBounds.printable(path))': \(problem)") }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let size = attributes[.size] as? Int else { throw fail("cannot read it") }
         guard size <= maxFileBytes else { throw fail("is \(size) bytes (at most \(maxFileBytes))") }
         guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read it") }
-        let tree: JSONValue
-        do { tree = try JSONDecoder().decode(JSONValue.self, from: data) } catch { throw fail("not JSON") }
-        if case .object(let top) = tree, top["format"] != .string(formatName) { throw fail("not a shard report (its format is not \(formatName))") }
-        if let bad = firstBadNumber(tree, path: "") { throw fail("\(bad) is not a whole count from 0 to \(maxCount)") }
+        struct Format: Decodable { var format: String }
+        guard (try? JSONDecoder().decode(Format.self, from: data))?.format == formatName else {
+            throw fail("not a shard report (its format is not \(formatName))")
+        }
+        let bytes = [UInt8](data)
+        let countSum: Double
+        switch countsProblem(bytes) {
+        case .success(let sum): countSum = sum
+        case .failure(let bad): throw fail(bad.description)
+        }
         let report: ShardReport
         do { report = try JSONDecoder().decode(ShardReport.self, from: data) } catch { throw fail("not a valid shard report (\(describe(error)))") }
         guard report.version == currentVersion else { throw fail("version \(report.version); this fetchsched reads version \(currentVersion)") }
@@ -82,24 +90,46 @@ extension ShardReport {
             }
             for row in part.perDay where !isDate(row.date) { throw fail("day '\(InputBounds.printable(row.date))' is not YYYY-MM-DD") }
         }
-        return report
+        return (report, countSum)
     }
 
-    /// The path of the first number in `value` that is not a whole number in 0...maxCount.
-    private static func firstBadNumber(_ value: JSONValue, path: String) -> String? {
-        switch value {
-        case .number(let n):
-            return n >= 0 && n <= Double(maxCount) && n.rounded() == n ? nil : (path.isEmpty ? "a number" : path)
-        case .array(let items):
-            for (i, v) in items.enumerated() { if let bad = firstBadNumber(v, path: "\(path)[\(i)]") { return bad } }
-            return nil
-        case .object(let fields):
-            for k in fields.keys.sorted() { if let bad = firstBadNumber(fields[k]!, path: path.isEmpty ? k : "\(path).\(k)") { return bad } }
-            return nil
-        default:
-            return nil
+    /// The sum of every number in a shard report's JSON text, or the first that is not a whole
+    /// count (digits only, at most 18 of them) by its byte offset.
+    ///
+    /// A scan of the bytes rather than of a decoded tree: every number in the report is a count,
+    /// so one rule covers them all, and Foundation's JSON trees cost seconds per megabyte.
+    static func countsProblem(_ bytes: [UInt8]) -> Result<Double, CLIError> {
+        var sum = 0.0, i = 0, inString = false
+        while i < bytes.count {
+            let c = bytes[i]
+            if inString {
+                if c == UInt8(ascii: "\\") { i += 1 } else if c == UInt8(ascii: "\"") { inString = false }
+                i += 1
+                continue
+            }
+            if c == UInt8(ascii: "\"") { inString = true; i += 1; continue }
+            // true, false, null
+            if c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z") {
+                while i < bytes.count, bytes[i] >= UInt8(ascii: "a") && bytes[i] <= UInt8(ascii: "z") { i += 1 }
+                continue
+            }
+            let start = i
+            var digitsOnly = true
+            while i < bytes.count, Self.numberBytes.contains(bytes[i]) {
+                if !(bytes[i] >= 0x30 && bytes[i] <= 0x39) { digitsOnly = false }
+                i += 1
+            }
+            if i == start { i += 1; continue }
+            let token = bytes[start..<i]
+            guard digitsOnly, token.count <= 18, let n = Int64(String(decoding: token, as: UTF8.self)) else {
+                return .failure(CLIError("the number at byte \(start) ('\(InputBounds.printable(String(decoding: token.prefix(30), as: UTF8.self)))') is not a whole count"))
+            }
+            sum += Double(n)
         }
+        return .success(sum)
     }
+
+    private static let numberBytes = Set("0123456789+-.eE".utf8)
 
     private static func isDate(_ text: String) -> Bool {
         let b = Array(text.utf8)

@@ -17,18 +17,16 @@ public struct StalenessHistogram: Equatable, Sendable, Codable {
         count = try c.decode(Int64.self, forKey: .count)
         var sum: Int64 = 0
         for (b, n) in buckets {
-            guard (0...Self.bucket(.max)).contains(b), n > 0, n <= Self.maxCount else {
+            let (total, overflow) = sum.addingReportingOverflow(n)
+            guard (0...Self.bucket(.max)).contains(b), n > 0, !overflow else {
                 throw DecodingError.dataCorruptedError(forKey: .buckets, in: c, debugDescription: "bucket \(b) with \(n) values is not one a histogram holds")
             }
-            sum += n
+            sum = total
         }
         guard sum == count else {
             throw DecodingError.dataCorruptedError(forKey: .count, in: c, debugDescription: "count \(count) is not the sum of the buckets (\(sum))")
         }
     }
-
-    /// The most values one bucket may hold when read back, so that sums over many never overflow.
-    static let maxCount: Int64 = 1 << 40
 
     public mutating func record(seconds: Int64) {
         buckets[Self.bucket(seconds), default: 0] += 1
