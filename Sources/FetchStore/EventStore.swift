@@ -6,7 +6,7 @@ import GRDB
 /// Events are keyed by (time, user, kind, app, value, occurrence) in a WITHOUT ROWID table, so
 /// the same row ingested twice is stored once, and a scan in key order is a replay in time
 /// order. `occurrence` tells apart identical rows of one log at the same instant.
-public final class EventStore: Sendable {
+public final class EventStore: ServiceStore {
     public let pool: DatabasePool
     public let path: String
 

@@ -4,14 +4,14 @@ import FetchStore
 /// wait and go into the next one together, each in its own savepoint (still all or nothing),
 /// and every request is answered only after the commit that holds its batch.
 actor IngestWriter {
-    let store: EventStore
-    private var pending: [(events: [EventStore.IdentifiedEvent], tenant: String,
-                           reply: CheckedContinuation<[EventStore.IdentifiedEvent], any Error>)] = []
+    let store: any ServiceStore
+    private var pending: [(events: [IdentifiedEvent], tenant: String,
+                           reply: CheckedContinuation<[IdentifiedEvent], any Error>)] = []
     private var writing = false
 
-    init(store: EventStore) { self.store = store }
+    init(store: any ServiceStore) { self.store = store }
 
-    func append(_ events: [EventStore.IdentifiedEvent], tenant: String) async throws -> [EventStore.IdentifiedEvent] {
+    func append(_ events: [IdentifiedEvent], tenant: String) async throws -> [IdentifiedEvent] {
         try await withCheckedThrowingContinuation { reply in
             pending.append((events, tenant, reply))
             if !writing {

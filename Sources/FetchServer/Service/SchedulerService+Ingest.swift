@@ -6,7 +6,7 @@ extension SchedulerService {
     /// Validates and stores a batch, all or nothing, then brings the live sessions up to date.
     func ingest(_ batch: API.EventBatch, tenant: String, limits: ServiceLimits) async throws -> API.IngestResult {
         let items = try batch.validated(maxEvents: limits.maxBatchEvents).map { e in
-            EventStore.IdentifiedEvent(id: e.id, user: UserRef.stored(tenant: tenant, name: e.user), event: e.event, appName: e.appName)
+            IdentifiedEvent(id: e.id, user: UserRef.stored(tenant: tenant, name: e.user), event: e.event, appName: e.appName)
         }
         let added = try await writer.append(items, tenant: tenant)
         metrics.eventsAccepted.increment(by: added.count)
@@ -18,8 +18,8 @@ extension SchedulerService {
     /// Feeds new events to the users' live sessions, in time order. A session that would have
     /// to go back in time, or to its last moment again (it may have been built from a read that
     /// already held these events), is dropped and rebuilt from the store when next needed.
-    private func follow(_ added: [EventStore.IdentifiedEvent]) {
-        var byUser: [String: [EventStore.IdentifiedEvent]] = [:]
+    private func follow(_ added: [IdentifiedEvent]) {
+        var byUser: [String: [IdentifiedEvent]] = [:]
         for item in added { byUser[item.user, default: []].append(item) }
         for (user, items) in byUser {
             guard let slot = slots.existing(user) else { continue }

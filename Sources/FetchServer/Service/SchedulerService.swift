@@ -10,10 +10,10 @@ import Metrics
 /// (an event older than its last one, an interval change, a deletion).
 ///
 /// It takes typed inputs (decoded by the routes) and throws ``RequestError`` for a request it
-/// refuses; it knows nothing of HTTP. Store reads and writes run on the store's threads
-/// (GRDB's async API), never on a cooperative thread while a lock is held.
+/// refuses; it knows nothing of HTTP, nor which database the store is (``ServiceStore``).
+/// Store reads and writes are the store's async calls, never made while a lock is held.
 public final class SchedulerService: Sendable {
-    public let store: EventStore
+    public let store: any ServiceStore
     public let scenario: Scenario
     public let seed: UInt64
     let slots: SlotTable
@@ -26,7 +26,7 @@ public final class SchedulerService: Sendable {
 
     /// A service over `store`; at most `maxUsersInMemory` users' live states are kept, the
     /// least recently used dropped first (and rebuilt from the store on demand).
-    public init(store: EventStore, scenario: Scenario, seed: UInt64, metrics: MetricsFactory,
+    public init(store: any ServiceStore, scenario: Scenario, seed: UInt64, metrics: MetricsFactory,
                 maxUsersInMemory: Int = SchedulerService.defaultMaxUsersInMemory) {
         self.store = store
         self.scenario = scenario
