@@ -12,10 +12,12 @@ let package = Package(
     products: [
         .library(name: "FetchCore", targets: ["FetchCore"]),
         .library(name: "FetchStore", targets: ["FetchStore"]),
+        .library(name: "FetchPostgres", targets: ["FetchPostgres"]),
         .library(name: "FetchAPI", targets: ["FetchAPI"]),
         .library(name: "FetchServer", targets: ["FetchServer"]),
         .library(name: "FetchCLI", targets: ["FetchCLI"]),
         .library(name: "FetchTesting", targets: ["FetchTesting"]),
+        .library(name: "FetchPostgresTesting", targets: ["FetchPostgresTesting"]),
         .executable(name: "fetchsched", targets: ["fetchsched"]),
     ],
     dependencies: [
@@ -29,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Pure core: domain, parsing of bytes, engine, policies, metrics. No I/O.
@@ -50,6 +54,16 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: hotLoop
+        ),
+        // The PostgreSQL store: the same promises as the SQLite one, for several service instances.
+        .target(
+            name: "FetchPostgres",
+            dependencies: [
+                "FetchCore", "FetchStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The API's request bodies, decoded and checked into domain values: no HTTP, no I/O.
         .target(name: "FetchAPI", dependencies: ["FetchCore"]),
@@ -73,7 +87,7 @@ let package = Package(
         .target(
             name: "FetchCLI",
             dependencies: [
-                "FetchCore", "FetchStore", "FetchServer",
+                "FetchCore", "FetchStore", "FetchPostgres", "FetchServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -83,17 +97,19 @@ let package = Package(
         .executableTarget(name: "fetchsched", dependencies: ["FetchCLI"]),
         // Log builders, random logs and scripted policies for tests and benchmarks.
         .target(name: "FetchTesting", dependencies: ["FetchCore"]),
+        // A fresh database per test on the cluster scripts/pg-cluster.sh starts.
+        .target(name: "FetchPostgresTesting", dependencies: ["FetchPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "FetchTesting"]),
-        .testTarget(name: "FetchStoreTests", dependencies: ["FetchCore", "FetchStore", "FetchTesting"]),
+        .testTarget(name: "FetchStoreTests", dependencies: ["FetchCore", "FetchStore", "FetchPostgres", "FetchPostgresTesting", "FetchTesting"]),
         .testTarget(name: "FetchServerTests", dependencies: [
-            "FetchServer", "FetchCore", "FetchStore", "FetchTesting",
+            "FetchServer", "FetchCore", "FetchStore", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
-        .testTarget(name: "FetchCLITests", dependencies: ["FetchCLI", "FetchCore", "FetchStore", "FetchTesting", "fetchsched"]),
+        .testTarget(name: "FetchCLITests", dependencies: ["FetchCLI", "FetchCore", "FetchStore", "FetchPostgresTesting", "FetchTesting", "fetchsched"]),
     ],
     swiftLanguageModes: [.v6]
 )

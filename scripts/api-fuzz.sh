@@ -3,6 +3,8 @@
 # errors, and every response matches the document (status codes, schemas, content types).
 # Then stops the server with SIGTERM and checks it shut down cleanly.
 #   scripts/api-fuzz.sh [examples per operation, default 50]
+# With PG_CLUSTER set to a cluster's URL (scripts/pg-cluster.sh prints one), the server keeps
+# its store in a fresh PostgreSQL database there instead of a SQLite file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${FETCHSCHED:-.build/release/fetchsched}
@@ -14,7 +16,13 @@ pid=
 trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$dir"' EXIT
 TOKEN=schemathesis-token-0001
 echo "{\"tokens\":[{\"token\":\"$TOKEN\",\"tenant\":\"fuzz\"}]}" > "$dir/tokens.json"
-"$BIN" serve --db "$dir/store.sqlite" --port "$PORT" --tokens "$dir/tokens.json" 2> "$dir/server.log" &
+DB="$dir/store.sqlite"
+if [ -n "${PG_CLUSTER:-}" ]; then
+  name="fuzz_$$"
+  psql "$PG_CLUSTER" -qc "CREATE DATABASE $name"
+  DB="${PG_CLUSTER%/*}/$name"
+fi
+"$BIN" serve --db "$DB" --port "$PORT" --tokens "$dir/tokens.json" 2> "$dir/server.log" &
 pid=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 0.1; done
 # A user and app for the routes that need one (the document's examples name them).
@@ -28,4 +36,5 @@ kill -TERM $pid
 status=0; wait $pid || status=$?
 pid=
 if [ "$status" -ne 0 ]; then echo "server exited with $status after SIGTERM"; tail -20 "$dir/server.log"; exit 1; fi
-echo "api-fuzz: no server errors; SIGTERM shut the server down cleanly"
+[ -n "${PG_CLUSTER:-}" ] && psql "$PG_CLUSTER" -qc "DROP DATABASE $name WITH (FORCE)"
+echo "api-fuzz ($DB): no server errors; SIGTERM shut the server down cleanly"

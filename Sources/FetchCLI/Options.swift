@@ -8,7 +8,7 @@ struct InputOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Usage logs: canonical CSV or JSON Lines.", valueName: "log"))
     var logs: [String] = []
 
-    @Option(help: ArgumentHelp("Read events from this store instead of log files.", valueName: "file"))
+    @Option(help: ArgumentHelp("Read events from this store instead of log files. " + StoreLocation.help, valueName: "store"))
     var db: String?
 
     @Flag(help: "Skip malformed rows and report how many, by reason, instead of stopping.")
@@ -37,23 +37,32 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: "A seed for repeatable random draws (fetch outcomes, content updates).")
     var seed: UInt64 = 1
 
-    func loadScenario() throws -> Scenario {
-        guard let path = scenario, let text = try scenarioText() else { return .default }
+    func loadScenario() throws -> Scenario { try load().scenario }
+
+    /// Reads the scenario file once: its parsed value, and its text for a shard report.
+    ///
+    /// The file must be UTF-8: a stray byte is refused rather than read as U+FFFD, so the text
+    /// a shard report records is the text that was parsed.
+    func load() throws -> LoadedScenario {
+        guard let path = scenario else { return LoadedScenario(scenario: .default, text: nil) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError("cannot read scenario '\(path)'")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw CLIError("scenario '\(path)': not valid UTF-8")
+        }
         do {
-            return try Scenario.parse(json: Array(text.utf8))
+            return LoadedScenario(scenario: try Scenario.parse(json: Array(data)), text: text)
         } catch {
             throw CLIError("scenario '\(path)': \(error)")
         }
     }
+}
 
-    /// The scenario file's text, or nil for the default scenario.
-    func scenarioText() throws -> String? {
-        guard let path = scenario else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("cannot read scenario '\(path)'")
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
+/// A scenario as read from its file: the value, and the text it came from (nil for the default).
+struct LoadedScenario {
+    var scenario: Scenario
+    var text: String?
 }
 
 /// How a replay runs: the scenario and seed, timing, threads, progress.
@@ -87,12 +96,11 @@ struct RunOptions: ParsableArguments {
     var seed: UInt64 { scenarioOptions.seed }
     var scenario: String? { scenarioOptions.scenario }
 
-    func loadScenario() throws -> Scenario { try scenarioOptions.loadScenario() }
-
     /// What a shard report records of this run, to check in `merge` that shards belong together.
-    func shardRun(command: String, policies: String, frontier: Bool, input: InputOptions, skipped: [String: Int]) throws -> ShardReport.Run {
+    func shardRun(command: String, policies: String, frontier: Bool, input: InputOptions, scenarioText: String?,
+                  skipped: [String: Int]) -> ShardReport.Run {
         ShardReport.Run(command: command, policies: policies, frontier: frontier, seed: String(seed),
-                        scenario: try scenarioOptions.scenarioText(),
+                        scenario: scenarioText,
                         inputs: input.db.map { ["--db", $0] } ?? input.logs, skipped: skipped)
     }
 }

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchPostgres
 import FetchStore
 import Foundation
 
@@ -6,13 +7,21 @@ import Foundation
 struct Runner {
     var input: InputOptions
     var run: RunOptions
+    /// The run's scenario, read once: replays use its value, a shard report its text.
+    var scenario: LoadedScenario
+
+    init(input: InputOptions, run: RunOptions) throws {
+        self.input = input
+        self.run = run
+        scenario = try run.scenarioOptions.load()
+    }
 
     /// Replays every policy over the input, in one pass. `sinks` gives the trace sink of the
     /// replay of each policy (by index), `tap` sees every event read.
     func replay(_ policies: [any FetchPolicy],
                 sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)? = nil,
                 tap: ((UsageEvent, NameTable) -> Void)? = nil) throws -> [ReplayResult] {
-        let scenario = try run.loadScenario()
+        let scenario = scenario.scenario
         let clock = ContinuousClock()
         let started = clock.now
         var reports: [ReplayResult] = []
@@ -44,7 +53,10 @@ struct Runner {
             reports = replays.map { $0.finish() }
         }
         do {
-            if let db = input.db {
+            if let db = input.db, StoreLocation.isPostgres(db) {
+                var source = try PostgresStore.open(url: db).eventSource()
+                try drive(&source)
+            } else if let db = input.db {
                 let store = try EventStore(path: db)
                 try store.withEvents { try drive(&$0) }
             } else {

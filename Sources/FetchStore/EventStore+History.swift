@@ -13,6 +13,18 @@ public struct UserHistory: Sendable {
     /// In order of start.
     public var reports: [FetchReport]
     public var intervals: [String: FetchInterval]
+    /// The user's version when this was read (``UserVersion``).
+    public var version: Int64
+
+    public init(user: String, appNames: [String], events: [UsageEvent], reports: [FetchReport],
+                intervals: [String: FetchInterval], version: Int64) {
+        self.user = user
+        self.appNames = appNames
+        self.events = events
+        self.reports = reports
+        self.intervals = intervals
+        self.version = version
+    }
 
     /// The planner for the user under `policy`: `scenario` with the fetch intervals set for that user.
     public func planner<P: PlanningPolicy>(policy: P, scenario: Scenario, seed: UInt64) -> FetchPlanner<P> {
@@ -85,6 +97,6 @@ extension EventStore {
             WHERE user = ? ORDER BY start, app
             """, arguments: [user]).map { row in try fetchReport(row, apps: apps, user: user) }
         return UserHistory(user: user, appNames: apps.names, events: events, reports: reports,
-                           intervals: try intervals(user: user, db))
+                           intervals: try intervals(user: user, db), version: try storedVersion(user: user, db))
     }
 }

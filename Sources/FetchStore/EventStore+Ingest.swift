@@ -4,6 +4,7 @@ import GRDBSQLite
 
 /// What one ingest did.
 public struct IngestStats: Sendable {
+    public init() {}
     public var read = 0
     public var inserted = 0
     /// Rows the store already held (the same log ingested again).
@@ -49,6 +50,8 @@ extension EventStore {
             }
             while !pending.isEmpty { try flush(one, rows: 1) }
             try Self.recordUserApps(pairs.map { (Int64($0 >> 32), Int64($0 & 0xFFFF_FFFF)) }, db)
+            // A service's memory of these users is stale now, whichever process holds it.
+            if stats.inserted > 0 { for user in source.users.names { _ = try Self.bumpVersion(user, db) } }
         }
         return stats
     }
@@ -106,11 +109,12 @@ struct NameIDs {
 }
 
 /// Counts identical rows of one user at one instant, so that each keeps its own key.
-struct Occurrences {
+public struct Occurrences {
+    public init() {}
     private var instant: [Int64] = []
     private var seen: [[UInt64]] = []
 
-    mutating func next(_ e: UsageEvent) -> Int {
+    public mutating func next(_ e: UsageEvent) -> Int {
         let u = Int(e.user)
         while instant.count <= u { instant.append(.min); seen.append([]) }
         if instant[u] != e.time.millis {

@@ -40,23 +40,24 @@ extension EventStore {
     /// already sent are skipped, so a retried batch adds nothing twice. Returns the events
     /// actually added, in batch order.
     public func append(_ batch: [IdentifiedEvent], tenant: String) async throws -> [IdentifiedEvent] {
-        try await appendGroup([(batch, tenant)])[0].get()
+        try await appendGroup([(batch, tenant)])[0].get().added
     }
 
     /// Appends several batches in one transaction, each all or nothing (a savepoint each):
     /// group commit for concurrent requests. One commit for many batches, since the writer is
     /// single and each commit costs a WAL sync; a batch that fails leaves the others in.
-    public func appendGroup(_ batches: [(events: [IdentifiedEvent], tenant: String)]) async throws -> [Result<[IdentifiedEvent], any Error>] {
+    public func appendGroup(_ batches: [(events: [IdentifiedEvent], tenant: String)]) async throws -> [Result<AppendOutcome, any Error>] {
         try await pool.write { db in
-            var results: [Result<[IdentifiedEvent], any Error>] = []
+            var results: [Result<AppendOutcome, any Error>] = []
             for (events, tenant) in batches {
-                var added: [IdentifiedEvent] = []
+                var outcome = AppendOutcome(added: [], steps: [:])
                 do {
                     try db.inSavepoint {
-                        added = try Self.insert(events, tenant: tenant, db)
+                        outcome.added = try Self.insert(events, tenant: tenant, db)
+                        for user in Set(outcome.added.map(\.user)).sorted() { outcome.steps[user] = try Self.bumpVersion(user, db) }
                         return .commit
                     }
-                    results.append(.success(added))
+                    results.append(.success(outcome))
                 } catch {
                     results.append(.failure(error))
                 }
@@ -104,31 +105,25 @@ extension EventStore {
         return db.lastInsertedRowID
     }
 
-    /// Stores a reported fetch; false when the same (user, app, start) was stored before.
-    public func record(_ f: FetchReport, user: String, app: String) async throws -> Bool {
+    /// Stores a reported fetch; nil when the same (user, app, start) was stored before.
+    public func record(_ f: FetchReport, user: String, app: String) async throws -> VersionStep? {
         try await pool.write { db in
             try db.execute(sql: """
                 INSERT OR IGNORE INTO fetch_results (user, app, start, utcOffset, duration, bytes, network, result)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [user, app, f.start.millis, Int64(f.offsetMinutes), f.durationMs, f.bytes,
                                  Int64(f.network.rawValue), f.result.rawValue])
-            return db.changesCount > 0
+            return db.changesCount > 0 ? try Self.bumpVersion(user, db) : nil
         }
     }
 
-    /// A stored fetch report, checked against the bounds it was accepted under: a row out of
-    /// range (written by something else, or damaged) is an error for this user, never a crash.
+    /// A stored fetch report, checked (``StoredRow``).
     static func fetchReport(_ row: Row, apps: NameTable, user: String) throws -> FetchReport {
-        let start: Int64 = row[1], offset: Int64 = row[2], duration: Int64 = row[3], bytes: Int64 = row[4]
-        guard let name = row[0] as String?, InputBounds.nameProblem(name) == nil,
-              InputBounds.timestamps.contains(start), (-18 * 60...18 * 60).contains(offset),
-              (0...Millis.deadline).contains(duration), (0...InputBounds.maxBytes).contains(bytes),
-              let network = Network(rawValue: Int16(truncatingIfNeeded: row[5] as Int64)), network != .none,
-              let result = FetchResult(rawValue: row[6] as String) else {
+        guard let name = row[0] as String?, let result = row[6] as String? else {
             throw InputError("a stored fetch report of user '\(InputBounds.printable(user))' is out of range")
         }
-        return FetchReport(app: apps.id(name), start: Instant(millis: start), offsetMinutes: Int16(offset),
-                             durationMs: duration, bytes: bytes, network: network, result: result)
+        return try StoredRow.fetchReport(app: name, start: row[1], offset: row[2], duration: row[3], bytes: row[4],
+                                         network: row[5], result: result, apps: apps, user: user)
     }
 
     /// Sets the fetch interval of `app` for `user`.
@@ -136,6 +131,7 @@ extension EventStore {
         try await pool.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO intervals (user, app, interval) VALUES (?, ?, ?)",
                            arguments: [user, app, interval.description])
+            _ = try Self.bumpVersion(user, db)
         }
     }
 
@@ -164,7 +160,7 @@ extension EventStore {
                 for app in apps { try orphan.execute(arguments: [app, app]) }
                 try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [id])
             }
-            for table in ["event_ids", "intervals", "fetch_results", "models"] {
+            for table in ["event_ids", "intervals", "fetch_results", "models", "user_versions"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE user = ?", arguments: [user])
             }
             return removed
@@ -178,8 +174,11 @@ extension EventStore {
         }
     }
 
-    /// Whether the store has any event of `user`.
-    public func hasUser(_ user: String) async throws -> Bool {
-        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [user]) != nil }
+    /// Whether the store has any event of `user`, and the user's version.
+    public func version(user: String) async throws -> UserVersion {
+        try await pool.read { db in
+            UserVersion(hasEvents: try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [user]) != nil,
+                        version: try Self.storedVersion(user: user, db))
+        }
     }
 }

@@ -9,6 +9,9 @@ import GRDB
 public final class EventStore: ServiceStore {
     public let pool: DatabasePool
     public let path: String
+    /// One service process owns a SQLite store: it writes through this driver only, so its
+    /// memory stays current without a version read per request.
+    public var isShared: Bool { false }
 
     public init(path: String) throws {
         self.path = path
@@ -17,6 +20,9 @@ public final class EventStore: ServiceStore {
             // A 64 MB page cache: ingest appends to a wide key, and the default 2 MB cache
             // spills (measured: Benchmarks/ingest-vs-sqlite3.sh).
             config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -65536") }
+            // Another process writing the same file (an ingest while the service runs) makes a
+            // writer wait its turn rather than fail at once.
+            config.busyMode = .timeout(10)
             pool = try DatabasePool(path: path, configuration: config)
             try Self.migrator.migrate(pool)
         } catch {
@@ -60,6 +66,7 @@ public final class EventStore: ServiceStore {
                 INSERT OR IGNORE INTO user_apps SELECT DISTINCT user, app FROM events WHERE app != 0;
                 """)
         }
+        registerVersions(&m)
         return m
     }
 

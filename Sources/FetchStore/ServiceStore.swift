@@ -1,28 +1,38 @@
 import FetchCore
 
 /// What the HTTP service needs of a store, whichever database holds it: a user's history, the
-/// writes the routes make, and idempotent batch appends. ``EventStore`` (SQLite) is the driver
-/// today.
+/// writes the routes make, and idempotent batch appends. ``EventStore`` (SQLite) and
+/// `PostgresStore` (FetchPostgres) are the drivers.
 ///
 /// Every driver keeps the same promises: a batch is stored all or nothing; an event id the
 /// tenant sent before adds nothing, even when two requests carry it at once (a unique key,
-/// not a read then a write); a write has been committed when the call returns. User names are
-/// the stored names (the service prefixes them with the tenant), and every table is keyed by
-/// user first, so that a user's rows can live on one partition.
+/// not a read then a write); a write has been committed when the call returns; every write
+/// about a user moves the user's ``UserVersion`` in the same transaction. User names are the
+/// stored names (the service prefixes them with the tenant), and every table of a user's data
+/// is keyed by user first, so that a user's rows can live on one partition.
 public protocol ServiceStore: Sendable {
-    /// `user`'s history (``UserHistory``), read in one transaction.
+    /// Whether other processes may write to this store while the service runs. The service
+    /// then reads the user's version before answering from memory (``version(user:)``).
+    var isShared: Bool { get }
+    /// `user`'s history (``UserHistory``), with its version, read in one transaction.
     func history(user: String) async throws -> UserHistory
-    /// Whether the store has any event of `user`.
-    func hasUser(_ user: String) async throws -> Bool
+    /// Whether the store has any event of `user`, and the user's version: one indexed read.
+    func version(user: String) async throws -> UserVersion
     /// The time of `user`'s last stored event, nil when there is none.
     func lastEventTime(user: String) async throws -> Int64?
-    /// Stores a reported fetch; false when the same (user, app, start) was stored before.
-    func record(_ f: FetchReport, user: String, app: String) async throws -> Bool
+    /// Stores a reported fetch; nil when the same (user, app, start) was stored before.
+    func record(_ f: FetchReport, user: String, app: String) async throws -> VersionStep?
     /// Sets the fetch interval of `app` for `user`.
     func setInterval(_ interval: FetchInterval, user: String, app: String) async throws
     /// Forgets everything stored about `user`, in one transaction; returns the events removed.
     func deleteUser(_ user: String) async throws -> Int
-    /// Appends several batches in one transaction, each all or nothing; returns per batch the
-    /// events actually added (those whose id the tenant had not sent), in batch order.
-    func appendGroup(_ batches: [(events: [IdentifiedEvent], tenant: String)]) async throws -> [Result<[IdentifiedEvent], any Error>]
+    /// Appends several batches in one transaction, each all or nothing, in batch order.
+    func appendGroup(_ batches: [(events: [IdentifiedEvent], tenant: String)]) async throws -> [Result<AppendOutcome, any Error>]
+}
+
+extension ServiceStore {
+    /// Whether the store has any event of `user`.
+    public func hasUser(_ user: String) async throws -> Bool {
+        try await version(user: user).hasEvents
+    }
 }

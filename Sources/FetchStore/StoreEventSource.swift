@@ -36,21 +36,11 @@ public struct StoreEventSource: UsageEventSource {
         let rc = sqlite3_step(h)
         if rc == SQLITE_DONE { return nil }
         guard rc == SQLITE_ROW else { throw InputError("store read failed (SQLite code \(rc))") }
-        guard let raw = UInt8(exactly: sqlite3_column_int64(h, 2)), let kind = EventKind(rawValue: raw),
-              let user = userIDs[sqlite3_column_int64(h, 1)] else {
-            throw InputError("store holds an event it cannot read")
-        }
+        guard let user = userIDs[sqlite3_column_int64(h, 1)] else { throw InputError("store holds an event it cannot read") }
         let appID = sqlite3_column_int64(h, 3)
-        let time = sqlite3_column_int64(h, 0), offset = sqlite3_column_int64(h, 5)
-        // Rows are checked as they were on the way in: one out of range is an error, not a crash.
-        guard InputBounds.timestamps.contains(time), (-18 * 60...18 * 60).contains(offset) else {
-            throw InputError("store holds an event out of range (user '\(InputBounds.printable(users[user]))', time \(time) ms)")
-        }
-        return UsageEvent(time: Instant(millis: time), user: user,
-                          app: appID == 0 ? -1 : (appIDs[appID] ?? -1), kind: kind,
-                          value: Int16(truncatingIfNeeded: sqlite3_column_int64(h, 4)),
-                          offsetMinutes: Int16(offset),
-                          unixForm: sqlite3_column_int64(h, 6) != 0)
+        return try StoredRow.event(time: sqlite3_column_int64(h, 0), user: user, app: appID == 0 ? -1 : (appIDs[appID] ?? -1),
+                                   kind: sqlite3_column_int64(h, 2), value: sqlite3_column_int64(h, 4),
+                                   offset: sqlite3_column_int64(h, 5), unixForm: sqlite3_column_int64(h, 6) != 0, userName: users[user])
     }
 }
 

@@ -80,4 +80,14 @@ struct HostileInputTests {
         #expect(skipped.status == 0, "\(skipped.err)")
         #expect(skipped.out.hasPrefix("1 events, 1 users"), "\(skipped.out)")
     }
+
+    @Test(arguments: [["replay"], ["replay", "--shard", "0/2"], ["bench", "--policies", "none"]])
+    func aScenarioThatIsNotUTF8IsRefusedNotReadAsReplacementCharacters(command: [String]) throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/s.json"
+        // 0xFF inside a string value: JSON that a lenient decoder would read as "a\u{FFFD}b".
+        let bytes = Array(#"{"apps": {"a"#.utf8) + [0xFF] + Array(#"b": {"interval": "1h"}}}"#.utf8)
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        try expectRefused([command[0], Self.sample] + command.dropFirst() + ["--scenario", path], says: "scenario '\(path)': not valid UTF-8")
+    }
 }

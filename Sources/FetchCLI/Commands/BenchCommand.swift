@@ -39,7 +39,7 @@ struct BenchCommand: ParsableCommand {
         var recorders: [TimelineRecorder] = []
         var chosen = user
         var events: [UsageEvent] = []
-        let runner = Runner(input: input, run: runOptions)
+        let runner = try Runner(input: input, run: runOptions)
         let reports: [ReplayResult]
         if report == nil {
             reports = try runner.replay(list)
@@ -59,7 +59,7 @@ struct BenchCommand: ParsableCommand {
         }
         if let shard = runOptions.userShard {
             let run = try runOptions.shardRun(command: "bench", policies: policies, frontier: frontier, input: input,
-                                              skipped: reports.first?.skipped ?? [:])
+                                              scenarioText: runner.scenario.text, skipped: reports.first?.skipped ?? [:])
             return try ShardReport(shard: shard, run: run, results: reports).write()
         }
         let frontiers = frontier ? Frontier.families(reports) : []

@@ -1,18 +1,19 @@
 import ArgumentParser
 import FetchCore
+import FetchPostgres
 import FetchStore
 import Foundation
 
-/// `fetchsched ingest`: logs into the SQLite store.
-struct IngestCommand: ParsableCommand {
+/// `fetchsched ingest`: logs into the store (SQLite, or PostgreSQL by URL).
+struct IngestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
-        abstract: "Store usage logs in a SQLite database; a row already stored is not stored again.",
+        abstract: "Store usage logs in a SQLite or PostgreSQL store; a row already stored is not stored again.",
         discussion: "The whole ingest is one transaction: a bad row (without --skip-invalid) leaves the store as it was. Afterwards the usage model of every user in the logs is learned again from all their stored events and stored.")
 
     @OptionGroup var files: LogFileOptions
 
-    @Option(help: ArgumentHelp("The store; made when missing.", valueName: "file"))
+    @Option(help: ArgumentHelp(StoreLocation.help + " A SQLite file is made when missing.", valueName: "store"))
     var db: String
 
     @Flag(help: "Print the time taken and rows per second on stderr.")
@@ -21,19 +22,28 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Store the events only; do not relearn the users' usage models.")
     var noLearn = false
 
-    func run() throws {
+    func run() async throws {
         let clock = ContinuousClock()
         let started = clock.now
         do {
-            let store = try EventStore(path: db)
             var source = try LogSource(paths: files.logs, skipInvalid: files.skipInvalid)
-            let stats = try store.ingest(&source)
-            if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
-            print("ingested \(stats.read) events into \(db): \(stats.inserted) new, \(stats.duplicates) already stored")
-            if stats.inserted > 0 && !noLearn {
-                let learned = try store.learnModels(users: source.users.names)
-                print("learned the usage models of \(learned) user\(learned == 1 ? "" : "s")")
+            let stats: IngestStats
+            var learned: Int?
+            if StoreLocation.isPostgres(db) {
+                (stats, learned) = try await StoreLocation.read(db) { store in
+                    let pg = store as! PostgresStore
+                    let stats = try await pg.ingest(&source)
+                    return (stats, stats.inserted > 0 && !noLearn ? try await pg.learnModels(users: source.users.names) : nil)
+                }
+            } else {
+                let store = try EventStore(path: db)
+                stats = try store.ingest(&source)
+                if stats.inserted > 0 && !noLearn { learned = try store.learnModels(users: source.users.names) }
             }
+            if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
+            let shown = (try? PostgresURL(db).redacted) ?? db
+            print("ingested \(stats.read) events into \(shown): \(stats.inserted) new, \(stats.duplicates) already stored")
+            if let learned { print("learned the usage models of \(learned) user\(learned == 1 ? "" : "s")") }
             if timing {
                 let s = Runner.seconds(clock.now - started)
                 printError("ingest took \(String(format: "%.2f", s)) s: \(Int(Double(stats.read) / s)) rows/s")

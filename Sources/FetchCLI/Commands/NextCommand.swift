@@ -3,13 +3,13 @@ import FetchCore
 import FetchStore
 
 /// `fetchsched next`: the planned fetch times of one app of one user, with the reasons.
-struct NextCommand: ParsableCommand {
+struct NextCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
         abstract: "Plan the next background fetches of one app for one user, and say why.",
         discussion: "Replays the user's stored events, reported fetches and intervals up to --at under the adaptive policy (as the service does), then runs the same engine on through the horizon with no new events: the plan is what a replay would do from that moment.")
 
-    @Option(help: ArgumentHelp("The store made by 'fetchsched ingest'.", valueName: "file"))
+    @Option(help: ArgumentHelp("The store made by 'fetchsched ingest' or the service. " + StoreLocation.help, valueName: "store"))
     var db: String
 
     @Option(help: "The user.")
@@ -32,7 +32,7 @@ struct NextCommand: ParsableCommand {
 
     @OptionGroup var scenarioOptions: ScenarioOptions
 
-    func run() throws {
+    func run() async throws {
         guard let span = DurationText.parse(horizon), span > 0, span <= InputBounds.maxHorizon else {
             throw CLIError("--horizon '\(InputBounds.printable(horizon))' is not a duration from 1ms to \(DurationText.format(InputBounds.maxHorizon)), such as 24h")
         }
@@ -47,8 +47,8 @@ struct NextCommand: ParsableCommand {
         let plan: FetchPlan
         do {
             // The same history the service rebuilds: events, reported fetches and intervals.
-            let store = try EventStore(path: db)
-            plan = try store.session(user: user, scenario: scenario, seed: scenarioOptions.seed, through: moment)
+            let history = try await StoreLocation.read(db) { try await $0.history(user: user) }
+            plan = history.session(scenario: scenario, seed: scenarioOptions.seed, through: moment)
                 .plan(app: app, at: moment?.millis, horizon: span)
         } catch let e as InputError {
             throw CLIError(e.description)

@@ -24,12 +24,14 @@ struct ReplayCommand: ParsableCommand {
         let policies = try parsePolicies(policy)
         guard policies.count == 1 else { throw CLIError("replay takes one policy; use 'fetchsched bench' for several") }
         let file = try trace.map { try AtomicFile(path: $0) }
-        let reports = try Runner(input: input, run: runOptions).replay(policies, sinks: file.map { f in
+        let runner = try Runner(input: input, run: runOptions)
+        let reports = try runner.replay(policies, sinks: file.map { f in
             { _, users, apps in TraceCSV(file: f, users: users, apps: apps) }
         })
         try file?.commit()
         if let shard = runOptions.userShard {
-            let run = try runOptions.shardRun(command: "replay", policies: policy, frontier: false, input: input, skipped: reports[0].skipped)
+            let run = try runOptions.shardRun(command: "replay", policies: policy, frontier: false, input: input,
+                                           scenarioText: runner.scenario.text, skipped: reports[0].skipped)
             return try ShardReport(shard: shard, run: run, results: reports).write()
         }
         print(try Self.render(reports[0], format: format), terminator: "")

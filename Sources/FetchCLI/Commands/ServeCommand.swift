@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchCore
+import FetchPostgres
 import FetchServer
 import FetchStore
 import Logging
@@ -11,9 +12,9 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the scheduling API over HTTP: ingest events, plan fetches, report results.",
-        discussion: "Every acknowledged write is committed to the SQLite store (WAL) before the response. SIGTERM or SIGINT shuts down gracefully. The API is described at /openapi.json.")
+        discussion: "Every acknowledged write is committed to the store (SQLite with WAL, or PostgreSQL) before the response. Several instances may serve one PostgreSQL store: each checks a user's version before answering from memory. SIGTERM or SIGINT shuts down gracefully. The API is described at /openapi.json.")
 
-    @Option(help: ArgumentHelp("The store (made if missing).", valueName: "file"))
+    @Option(help: ArgumentHelp(StoreLocation.help + " A SQLite file is made if missing; a PostgreSQL database gets its tables.", valueName: "store"))
     var db: String
 
     @Option(help: "The address to listen on.")
@@ -56,13 +57,19 @@ struct ServeCommand: AsyncParsableCommand {
         if table == nil { logger.warning("no --tokens: serving without authentication, as one tenant") }
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        let store: EventStore
-        do { store = try EventStore(path: db) } catch let e as InputError { throw CLIError(e.description) }
+        let store = try await StoreLocation.open(db)
         let service = SchedulerService(store: store, scenario: try scenarioOptions.loadScenario(), seed: scenarioOptions.seed,
                                        metrics: PrometheusMetricsFactory(registry: registry), maxUsersInMemory: maxUsersInMemory)
         let settings = ServerSettings(host: host, port: port, tokens: table,
                                       limits: ServiceLimits(maxBodyBytes: maxBody, maxBatchEvents: maxBatch, readTimeoutMs: timeout))
-        logger.info("serving", metadata: ["db": .string(db), "host": .string(host), "port": .stringConvertible(port)])
-        try await buildApplication(service: service, settings: settings, registry: registry, logger: logger).runService()
+        logger.info("serving", metadata: ["db": .string((store as? PostgresStore)?.location ?? db), "host": .string(host),
+                                          "port": .stringConvertible(port)])
+        do {
+            try await buildApplication(service: service, settings: settings, registry: registry, logger: logger).runService()
+        } catch {
+            await StoreLocation.close(store)
+            throw error
+        }
+        await StoreLocation.close(store)
     }
 }

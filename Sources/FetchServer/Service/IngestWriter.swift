@@ -6,12 +6,12 @@ import FetchStore
 actor IngestWriter {
     let store: any ServiceStore
     private var pending: [(events: [IdentifiedEvent], tenant: String,
-                           reply: CheckedContinuation<[IdentifiedEvent], any Error>)] = []
+                           reply: CheckedContinuation<AppendOutcome, any Error>)] = []
     private var writing = false
 
     init(store: any ServiceStore) { self.store = store }
 
-    func append(_ events: [IdentifiedEvent], tenant: String) async throws -> [IdentifiedEvent] {
+    func append(_ events: [IdentifiedEvent], tenant: String) async throws -> AppendOutcome {
         try await withCheckedThrowingContinuation { reply in
             pending.append((events, tenant, reply))
             if !writing {

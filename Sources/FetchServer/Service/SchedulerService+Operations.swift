@@ -7,7 +7,7 @@ extension SchedulerService {
     func plan(_ user: UserRef, app: String, at moment: Int64?, horizon: Int64) async throws -> FetchPlan {
         let stored = try await existing(user)
         metrics.plans.increment()
-        let live = try await withSession(storedUser: stored) { session -> FetchPlan? in
+        let live = try await withSession(stored) { session -> FetchPlan? in
             try Self.checkAhead(moment, of: session)
             guard moment.map({ $0 >= session.lastEventTime }) ?? true else { return nil }
             return session.plan(app: app, at: moment, horizon: horizon)
@@ -17,7 +17,7 @@ extension SchedulerService {
         if let live {
             plan = live
         } else {
-            plan = try await buildSession(storedUser: stored, through: Instant(millis: moment!)).plan(app: app, at: moment, horizon: horizon)
+            plan = try await buildSession(storedUser: stored.name, through: Instant(millis: moment!)).0.plan(app: app, at: moment, horizon: horizon)
         }
         plan.user = user.name
         return plan
@@ -34,13 +34,13 @@ extension SchedulerService {
     func recordFetch(_ user: UserRef, _ report: ValidFetchReport) async throws -> API.FetchRecorded {
         let stored = try await existing(user)
         var fetch = report.fetch
-        if let last = try await store.lastEventTime(user: stored), fetch.start.millis - last > InputBounds.maxHorizon {
+        if let last = try await store.lastEventTime(user: stored.name), fetch.start.millis - last > InputBounds.maxHorizon {
             throw RequestError("start is more than \(DurationText.format(InputBounds.maxHorizon)) after the user's last event", field: "start")
         }
-        let recorded = try await store.record(fetch, user: stored, app: report.app)
+        let step = try await store.record(fetch, user: stored.name, app: report.app)
         metrics.fetchReports.increment()
-        if recorded, let slot = slots.existing(stored) {
-            slot.update { session in
+        if let step, let slot = slots.existing(stored.name) {
+            slot.update(step) { session in
                 // Not at the session's last moment again: it may have been built with this report.
                 guard fetch.start.millis > session.lastEventTime, let id = session.userID else { return false }
                 fetch.app = session.apps.id(report.app)
@@ -48,13 +48,13 @@ extension SchedulerService {
                 return true
             }
         }
-        return API.FetchRecorded(recorded: recorded)
+        return API.FetchRecorded(recorded: step != nil)
     }
 
     /// What the user's device has spent of today's budgets at `at` (default: the last event).
     func budget(_ user: UserRef, at moment: Int64?) async throws -> API.Budget {
         let stored = try await existing(user)
-        let state = try await withSession(storedUser: stored) { session in
+        let state = try await withSession(stored) { session in
             try Self.checkAhead(moment, of: session)
             return session.budget(at: moment)
         }
@@ -70,7 +70,7 @@ extension SchedulerService {
     /// Whether the app's server should send this user a silent push now, and why.
     func pushAdvice(_ user: UserRef, app: String, at moment: Int64?) async throws -> API.PushAdvice {
         let stored = try await existing(user)
-        let result = try await withSession(storedUser: stored) { session -> (PushAdaptivePolicy.Advice, Int64)? in
+        let result = try await withSession(stored) { session -> (PushAdaptivePolicy.Advice, Int64)? in
             try Self.checkAhead(moment, of: session)
             guard let a = session.pushAdvice(app: app, at: moment) else { return nil }
             return (a, moment ?? session.lastEventTime)
@@ -89,7 +89,7 @@ extension SchedulerService {
     func wake(_ user: UserRef, kind: WakeKind, at moment: Int64?) async throws -> API.Wake {
         let stored = try await existing(user)
         metrics.wakes.increment()
-        let answer = try await withSession(storedUser: stored) { session in
+        let answer = try await withSession(stored) { session in
             try Self.checkAhead(moment, of: session)
             return session.wake(kind, at: moment)
         }
@@ -107,18 +107,23 @@ extension SchedulerService {
     /// Forgets everything about a user.
     func delete(_ user: UserRef) async throws -> API.Deleted {
         let stored = try await existing(user)
-        slots.existing(stored)?.invalidate()
-        let removed = try await store.deleteUser(stored)
-        slots.remove(stored)
+        slots.existing(stored.name)?.invalidate()
+        let removed = try await store.deleteUser(stored.name)
+        slots.remove(stored.name)
         return API.Deleted(user: user.name, deletedEvents: removed)
     }
 
-    /// The stored name of a user with events; a user without is not found.
-    private func existing(_ user: UserRef) async throws -> String {
+    /// A user with events; a user without is not found. Over a shared store, one read gives
+    /// both whether the user exists and the version a live session must be at.
+    private func existing(_ user: UserRef) async throws -> StoredUser {
         let stored = user.stored
-        if slots.existing(stored)?.isBuilt == true { return stored }  // no store read on the hot path
-        guard try await store.hasUser(stored) else { throw RequestError(.notFound, "no events of user '\(user.name)'", field: "user") }
-        return stored
+        if !store.isShared, slots.existing(stored)?.isBuilt == true { return StoredUser(name: stored) }  // no store read on the hot path
+        let state = try await store.version(user: stored)
+        guard state.hasEvents else {
+            slots.remove(stored)  // deleted, perhaps through another instance
+            throw RequestError(.notFound, "no events of user '\(user.name)'", field: "user")
+        }
+        return StoredUser(name: stored, version: store.isShared ? state.version : nil)
     }
 
     /// A moment asked about after the user's last event must be one the session can reach

@@ -37,14 +37,17 @@ public final class SchedulerService: Sendable {
         self.writer = IngestWriter(store: store)
     }
 
-    /// A session rebuilt from the store (``UserHistory/session(scenario:seed:through:)``).
-    func buildSession(storedUser user: String, through: Instant? = nil) async throws -> PlanningSession<AdaptivePolicy> {
+    /// A session rebuilt from the store (``UserHistory/session(scenario:seed:through:)``), and
+    /// the user's version it matches.
+    func buildSession(storedUser user: String, through: Instant? = nil) async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) {
         metrics.sessionBuilds.increment()
-        return try await store.history(user: user).session(scenario: scenario, seed: seed, through: through)
+        let history = try await store.history(user: user)
+        return (history.session(scenario: scenario, seed: seed, through: through), history.version)
     }
 
-    /// Runs `body` with the live session of a stored user.
-    func withSession<R>(storedUser user: String, _ body: (PlanningSession<AdaptivePolicy>) throws -> R) async throws -> R {
-        try await slots.slot(user).with(build: { try await buildSession(storedUser: user) }, body)
+    /// Runs `body` with the live session of a stored user (``StoredUser``): over a shared
+    /// store, a session behind the version just read is built again first.
+    func withSession<R>(_ user: StoredUser, _ body: (PlanningSession<AdaptivePolicy>) throws -> R) async throws -> R {
+        try await slots.slot(user.name).with(current: user.version, build: { try await buildSession(storedUser: user.name) }, body)
     }
 }

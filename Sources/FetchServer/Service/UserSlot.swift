@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStore
 import Foundation
 
 /// One stored user's live planning session, behind its own lock: requests for different users
@@ -8,6 +9,11 @@ import Foundation
 /// that finds no session reads the user's history, builds the session, and keeps it only if
 /// nothing about the user was written meanwhile (``version``); otherwise it answers from what
 /// it built (a request concurrent with that write may) and the next request builds again.
+///
+/// The session also carries the store's ``UserVersion`` it matches (``stamp``). Over a store
+/// other instances write to, a request passes the version it read, and a session at another
+/// version is dropped and built again; a write of this instance moves the stamp only when the
+/// session was at the write's version before it (``VersionStep``).
 final class UserSlot: @unchecked Sendable {
     private let lock = NSLock()
     /// nil until built from the store, and again whenever it no longer matches the store.
@@ -15,29 +21,48 @@ final class UserSlot: @unchecked Sendable {
     /// Counts the writes about the user that the session, if any, was brought up to date with
     /// or dropped for.
     private var version = 0
+    /// The store's version of the user that the session matches.
+    private var stamp: Int64 = 0
 
-    /// Runs `body` with the session, building it first with `build` (no lock held) when needed.
-    func with<R>(build: () async throws -> PlanningSession<AdaptivePolicy>, _ body: (PlanningSession<AdaptivePolicy>) throws -> R) async throws -> R {
+    /// Runs `body` with the session, building it first with `build` (no lock held) when needed,
+    /// or when it is not at `current`, the store's version just read (nil: not checked).
+    func with<R>(current: Int64? = nil, build: () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64),
+                 _ body: (PlanningSession<AdaptivePolicy>) throws -> R) async throws -> R {
         let seen = try lock.withLock { () throws -> Result<R, any Error>? in
-            session.map { s in Result { try body(s) } }
+            if let current, session != nil, stamp != current {
+                session = nil
+                self.version &+= 1
+            }
+            return session.map { s in Result { try body(s) } }
         }
         if let seen { return try seen.get() }
         let version = lock.withLock { self.version }
-        let built = try await build()
+        let (built, builtStamp) = try await build()
         return try lock.withLock {
             if let s = session { return try body(s) }  // another request built one meanwhile
-            if self.version == version { session = built }
+            if self.version == version {
+                session = built
+                stamp = builtStamp
+            }
             return try body(built)
         }
     }
 
     /// Runs `body` on the session if it is built; `body` returns false to drop it. Call after
-    /// each write about the user.
-    func update(_ body: (PlanningSession<AdaptivePolicy>) -> Bool) {
+    /// each write about the user, with the write's version step when it has one: a session
+    /// that was not at the step's `before` missed another instance's write and is dropped.
+    func update(_ step: VersionStep? = nil, _ body: (PlanningSession<AdaptivePolicy>) -> Bool) {
         lock.lock()
         defer { lock.unlock() }
         version &+= 1
-        if let s = session, !body(s) { session = nil }
+        guard let s = session else { return }
+        if let step, step.before != stamp {
+            session = nil
+        } else if !body(s) {
+            session = nil
+        } else if let step {
+            stamp = step.after
+        }
     }
 
     /// Whether a session is built (then the user exists: deleting a user removes its slot).

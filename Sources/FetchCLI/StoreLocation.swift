@@ -1,0 +1,42 @@
+import FetchPostgres
+import FetchStore
+
+/// Where `--db` points: a `postgres://` URL names a PostgreSQL store, anything else a SQLite
+/// file. The one place that chooses the driver.
+enum StoreLocation {
+    static let help = "The store: a SQLite file, or a postgres://user@host[:port]/database URL."
+
+    static func isPostgres(_ db: String) -> Bool { PostgresURL.matches(db) }
+
+    /// The store the service and `next` use, opened; failures are a clear ``CLIError``.
+    static func open(_ db: String) async throws -> any ServiceStore {
+        do {
+            if isPostgres(db) { return try await PostgresStore(url: db) }
+            return try EventStore(path: db)
+        } catch let e as InputError {
+            throw CLIError(e.description)
+        }
+    }
+
+    /// Opens the store, runs `body` on it, closes it; a database error is a clear ``CLIError``.
+    static func read<T: Sendable>(_ db: String, _ body: (any ServiceStore) async throws -> T) async throws -> T {
+        let store = try await open(db)
+        let result: Result<T, any Error>
+        do { result = .success(try await body(store)) } catch { result = .failure(error) }
+        await close(store)
+        do {
+            return try result.get()
+        } catch let e as InputError {
+            throw CLIError(e.description)
+        } catch let e as CLIError {
+            throw e
+        } catch {
+            throw CLIError("store '\((store as? PostgresStore)?.location ?? db)': \(PostgresStore.describe(error))")
+        }
+    }
+
+    /// Closes what ``open(_:)`` opened.
+    static func close(_ store: any ServiceStore) async {
+        if let pg = store as? PostgresStore { await pg.close() }
+    }
+}

@@ -1,0 +1,75 @@
+import FetchCore
+import FetchStore
+import PostgresNIO
+
+/// Every stored event, user by user (names in order), each user's in time order: what a replay
+/// needs, with memory bounded by the largest user's history rather than the store.
+///
+/// A synchronous source over an async client (``Blocking``): use it from the command line's
+/// main thread.
+public struct PostgresEventSource: UsageEventSource {
+    public let users = NameTable()
+    public let apps = NameTable()
+    private let store: PostgresStore
+    private let names: [String]
+    private let appIDs: [Int32: Int32]
+    private var nextUser = 0
+    private var buffer: [UsageEvent] = []
+    private var position = 0
+
+    init(store: PostgresStore) throws {
+        self.store = store
+        let (stored, names) = try store.reading {
+            var apps: [(Int32, String)] = []
+            for try await (id, name) in try await store.client.query("SELECT id, name FROM apps ORDER BY id", logger: store.logger)
+                .decode((Int32, String).self) {
+                apps.append((id, name))
+            }
+            var names: [String] = []
+            for try await name in try await store.client.query("""
+                SELECT v.user_name FROM user_versions v
+                WHERE EXISTS (SELECT 1 FROM events e WHERE e.user_name = v.user_name) ORDER BY v.user_name
+                """, logger: store.logger).decode(String.self) {
+                names.append(name)
+            }
+            return (apps, names)
+        }
+        self.names = names
+        var appIDs: [Int32: Int32] = [:]
+        for (id, name) in stored { appIDs[id] = apps.id(name) }
+        self.appIDs = appIDs
+    }
+
+    public var progress: Double? { names.isEmpty ? 1 : Double(nextUser) / Double(names.count) }
+
+    public mutating func next() throws -> UsageEvent? {
+        while position == buffer.count {
+            guard nextUser < names.count else { return nil }
+            let name = names[nextUser]
+            nextUser += 1
+            let (store, id, appIDs) = (store, users.id(name), appIDs)
+            buffer = try store.reading {
+                try await store.client.withConnection { conn in try await store.events(user: name, id: id, appIDs: appIDs, conn) }
+            }
+            position = 0
+        }
+        defer { position += 1 }
+        return buffer[position]
+    }
+}
+
+extension PostgresStore {
+    /// Runs a read from synchronous code; a database error becomes a clear ``InputError``.
+    func reading<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        do {
+            return try Blocking.run(body)
+        } catch let e as InputError {
+            throw e
+        } catch {
+            throw InputError("store '\(location)': \(Self.describe(error))")
+        }
+    }
+
+    /// Every stored event, for a replay (``PostgresEventSource``).
+    public func eventSource() throws -> PostgresEventSource { try PostgresEventSource(store: self) }
+}

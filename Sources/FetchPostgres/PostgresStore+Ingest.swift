@@ -1,0 +1,97 @@
+import FetchCore
+import FetchStore
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// `fetchsched ingest` into PostgreSQL: logs streamed through `COPY` into a staging table, then
+/// merged into the store in one transaction.
+extension PostgresStore {
+    /// Stores every event of `source` in one transaction: all of it, or nothing when a bad row
+    /// stops the read. Rows already stored are left as they are (the same occurrence numbering
+    /// as the SQLite driver, so a log ingested twice adds nothing).
+    ///
+    /// The rows go through `COPY … FROM STDIN` into a temporary table, and one `INSERT … SELECT …
+    /// ON CONFLICT DO NOTHING` moves them: a statement per row would cost a round trip each.
+    nonisolated(nonsending) public func ingest<S: UsageEventSource>(_ source: inout S) async throws -> IngestStats {
+        try await client.withConnection { conn in
+            try await conn.query("BEGIN", logger: logger)
+            do {
+                let stats = try await ingest(&source, conn)
+                try await conn.query("COMMIT", logger: logger)
+                return stats
+            } catch {
+                _ = try? await conn.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    nonisolated(nonsending) private func ingest<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection) async throws -> IngestStats {
+        var stats = IngestStats()
+        try await conn.query("""
+            CREATE TEMPORARY TABLE staging (user_name text, ts bigint, kind smallint, app_name text, value smallint,
+                                            occurrence integer, utc_offset smallint, unix_form boolean) ON COMMIT DROP
+            """, logger: logger)
+        var occurrences = Occurrences()
+        var failure: (any Error)?
+        try await conn.copyFrom(table: "staging", logger: logger) { writer in
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(1 << 20)
+            do {
+                while let e = try source.next() {
+                    Self.appendCopyRow(e, occurrence: occurrences.next(e), users: source.users, apps: source.apps, to: &buffer)
+                    stats.read += 1
+                    if buffer.readableBytes >= 1 << 20 {
+                        try await writer.write(buffer)
+                        buffer.clear()
+                    }
+                }
+            } catch {
+                failure = error
+                throw error
+            }
+            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+        }
+        if let failure { throw failure }
+        // App ids in the order the source first named them, as the SQLite driver numbers them.
+        _ = try await appIDs(for: source.apps.names, conn)
+        for try await n in try await conn.query("""
+            WITH ins AS (
+                INSERT INTO events (user_name, ts, kind, app, value, occurrence, utc_offset, unix_form)
+                SELECT s.user_name, s.ts, s.kind, coalesce(a.id, 0), s.value, s.occurrence, s.utc_offset, s.unix_form
+                FROM staging s LEFT JOIN apps a ON a.name = s.app_name
+                ON CONFLICT DO NOTHING RETURNING 1)
+            SELECT count(*) FROM ins
+            """, logger: logger).decode(Int.self) {
+            stats.inserted = n
+        }
+        try await conn.query("""
+            INSERT INTO user_apps (user_name, app)
+            SELECT DISTINCT s.user_name, a.id FROM staging s JOIN apps a ON a.name = s.app_name
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+        // A service's memory of these users is stale now, whichever instance holds it.
+        if stats.inserted > 0 {
+            for user in source.users.names.sorted() { _ = try await bumpVersion(user, conn) }
+        }
+        return stats
+    }
+
+    /// One row of COPY's text format. Names are bounded by the reader and hold no control
+    /// characters; a backslash is the one byte the format needs escaped.
+    static func appendCopyRow(_ e: UsageEvent, occurrence: Int, users: NameTable, apps: NameTable, to buffer: inout ByteBuffer) {
+        appendCopyText(users[e.user], to: &buffer)
+        buffer.writeString("\t\(e.time.millis)\t\(e.kind.rawValue)\t")
+        if e.app >= 0 { appendCopyText(apps[e.app], to: &buffer) } else { buffer.writeString("\\N") }
+        buffer.writeString("\t\(e.value)\t\(occurrence)\t\(e.offsetMinutes)\t\(e.unixForm ? "t" : "f")\n")
+    }
+
+    private static func appendCopyText(_ text: String, to buffer: inout ByteBuffer) {
+        if text.utf8.contains(UInt8(ascii: "\\")) {
+            buffer.writeString(text.replacingOccurrences(of: "\\", with: "\\\\"))
+        } else {
+            buffer.writeString(text)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import FetchStore
+import PostgresNIO
+
+/// The schema, as numbered migrations applied in order and recorded in `schema_version`.
+///
+/// Distribution by user: every table of a user's data (`events`, `user_apps`, `intervals`,
+/// `fetch_results`, `models`, `user_versions`) has `user_name` first in its primary key, so
+/// each can be distributed on `user_name` (Citus: `create_distributed_table('events',
+/// 'user_name')`, the others colocated with it). `apps` is a small dictionary of app names, a
+/// reference table. `event_ids` is keyed by (tenant, id), because ids are unique per tenant:
+/// distribute it by `tenant`.
+extension PostgresStore {
+    /// Each migration's statements, in order; a migration's number is its place plus one.
+    static let migrations: [[String]] = [
+        [
+            "CREATE SEQUENCE store_version",
+            """
+            CREATE TABLE apps (
+                id serial PRIMARY KEY,
+                name text NOT NULL UNIQUE)
+            """,
+            """
+            CREATE TABLE events (
+                user_name text NOT NULL,       -- stored user name (tenant-prefixed by the service)
+                ts bigint NOT NULL,            -- milliseconds since the Unix epoch, UTC
+                kind smallint NOT NULL,        -- FetchCore.EventKind raw value
+                app integer NOT NULL,          -- apps.id, 0 for device events
+                value smallint NOT NULL,       -- battery level, network, on/off, push kind
+                occurrence integer NOT NULL,   -- nth identical row at this instant
+                utc_offset smallint NOT NULL,  -- minutes
+                unix_form boolean NOT NULL,    -- the log gave Unix seconds
+                PRIMARY KEY (user_name, ts, kind, app, value, occurrence))
+            """,
+            """
+            CREATE TABLE user_apps (
+                user_name text NOT NULL,
+                app integer NOT NULL REFERENCES apps (id),
+                PRIMARY KEY (user_name, app))
+            """,
+            "CREATE INDEX user_apps_app ON user_apps (app)",
+            """
+            CREATE TABLE event_ids (
+                tenant text NOT NULL,
+                id text NOT NULL,
+                user_name text NOT NULL,
+                PRIMARY KEY (tenant, id))
+            """,
+            "CREATE INDEX event_ids_user ON event_ids (user_name)",
+            """
+            CREATE TABLE intervals (
+                user_name text NOT NULL,
+                app text NOT NULL,
+                fetch_interval text NOT NULL,  -- never, minimum, or custom:<duration>
+                PRIMARY KEY (user_name, app))
+            """,
+            """
+            CREATE TABLE fetch_results (
+                user_name text NOT NULL,
+                app text NOT NULL,
+                start bigint NOT NULL,
+                utc_offset smallint NOT NULL,
+                duration bigint NOT NULL,
+                bytes bigint NOT NULL,
+                network smallint NOT NULL,
+                result text NOT NULL,
+                PRIMARY KEY (user_name, app, start))
+            """,
+            """
+            CREATE TABLE models (
+                user_name text NOT NULL,
+                app text NOT NULL,             -- '' for the user's own record
+                data bytea NOT NULL,
+                PRIMARY KEY (user_name, app))
+            """,
+            """
+            CREATE TABLE user_versions (
+                user_name text PRIMARY KEY,
+                version bigint NOT NULL)
+            """,
+        ],
+    ]
+
+    /// Applies the migrations the database has not had, in one transaction under an advisory
+    /// lock; refuses a database migrated by a newer program.
+    func migrate() async throws {
+        try await transaction { conn in
+            // Any constant key: it only has to be the same in every instance.
+            try await conn.query("SELECT pg_advisory_xact_lock(7346281905)", logger: logger)
+            try await conn.query("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)", logger: logger)
+            var current = 0
+            for try await (v) in try await conn.query("SELECT coalesce(max(version), 0) FROM schema_version", logger: logger).decode(Int.self) {
+                current = v
+            }
+            guard current <= Self.migrations.count else {
+                throw InputError("the database's schema is version \(current), newer than this program's \(Self.migrations.count)")
+            }
+            for (i, statements) in Self.migrations.enumerated() where i + 1 > current {
+                for sql in statements { try await conn.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
+                try await conn.query("INSERT INTO schema_version (version) VALUES (\(i + 1))", logger: logger)
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import FetchCore
+import FetchStore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL store (PostgresNIO): events, event ids, intervals, reported fetches, models
+/// and per-user versions, with the promises of ``ServiceStore`` for several service instances
+/// on one database.
+///
+/// Every table of a user's data has the user's stored name as the first column of its primary
+/// key, so the schema can be distributed by user (README "Serving on PostgreSQL" says how). The
+/// schema is made and migrated by the program (``migrations``), under an advisory lock so that
+/// instances starting together do not race. The client's connection pool runs in a task the
+/// store owns until ``close()``.
+public final class PostgresStore: ServiceStore {
+    let client: PostgresClient
+    let logger: Logger
+    /// The URL without its password, for messages.
+    public let location: String
+    private let running: Task<Void, Never>
+
+    /// Other instances may write to the same database: the service checks versions.
+    public var isShared: Bool { true }
+
+    /// Connects to the database at `url` (``PostgresURL``) and brings its schema up to date.
+    public init(url: String, maxConnections: Int = 16) async throws {
+        let parsed = try PostgresURL(url)
+        location = parsed.redacted
+        var configuration = parsed.configuration
+        configuration.options.maximumConnections = max(1, maxConnections)
+        client = PostgresClient(configuration: configuration)
+        logger = Logger(label: "fetchsched.postgres")
+        let client = client
+        running = Task { await client.run() }
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await self.migrate() }
+                // The pool retries a refused connection quietly; a command waits only so long.
+                group.addTask {
+                    try await Task.sleep(for: Self.connectWait)
+                    throw InputError("no connection within \(Self.connectWait) (is the server up, and the URL right?)")
+                }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+        } catch {
+            running.cancel()
+            throw InputError("cannot open the store '\(location)': \(Self.describe(error))")
+        }
+    }
+
+    /// How long opening the store waits for a first connection.
+    static let connectWait = Duration.seconds(10)
+
+    /// Stops the connection pool; the store cannot be used afterwards.
+    public func close() async {
+        running.cancel()
+        _ = await running.value
+    }
+
+    deinit { running.cancel() }
+
+    /// A clear message for a database error: PostgresNIO's own description hides the server's
+    /// message, which is what a person needs (it holds no query values).
+    public static func describe(_ error: any Error) -> String {
+        if let e = error as? PSQLError {
+            if let message = e.serverInfo?[.message] {
+                return "\(message) (SQLSTATE \(e.serverInfo?[.sqlState] ?? "?"))"
+            }
+            return "\(e.code)"
+        }
+        if let e = error as? InputError { return e.description }
+        return "\(error)"
+    }
+
+    /// Whether `error` is one PostgreSQL asks to retry the transaction for: a deadlock or a
+    /// serialization failure between concurrent writers.
+    static func isRetryable(_ error: any Error) -> Bool {
+        guard let state = (error as? PSQLError)?.serverInfo?[.sqlState] else { return false }
+        return state == "40P01" || state == "40001"
+    }
+
+    /// Runs `body` in a transaction on one connection: committed when it returns, rolled back
+    /// when it throws. Retried (from the start) when PostgreSQL reports a deadlock or a
+    /// serialization failure, a few times at most.
+    func transaction<R: Sendable>(readOnly: Bool = false, _ body: (PostgresConnection) async throws -> R) async throws -> R {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await client.withConnection { conn in
+                    try await conn.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
+                    do {
+                        let value = try await body(conn)
+                        try await conn.query("COMMIT", logger: logger)
+                        return value
+                    } catch {
+                        _ = try? await conn.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
+                }
+            } catch where attempt < 4 && Self.isRetryable(error) {
+                continue
+            }
+        }
+    }
+}
+
+extension PostgresStore {
+    /// Opens the store from synchronous code (``Blocking``): the command line's replays.
+    public static func open(url: String) throws -> PostgresStore {
+        try Blocking.run { try await PostgresStore(url: url) }
+    }
+}

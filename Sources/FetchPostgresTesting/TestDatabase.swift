@@ -1,0 +1,61 @@
+import FetchPostgres
+import Foundation
+import PostgresNIO
+
+/// A fresh database on the PostgreSQL cluster named by `FETCHSCHED_PG_URL` (started by
+/// `scripts/pg-cluster.sh`, as `.ci/run` does), for one test.
+///
+/// Without the variable the PostgreSQL cases are skipped when run by hand, and fail under
+/// `CI=true`: CI must not pass by skipping them.
+public struct TestDatabase: Sendable {
+    /// The fresh database's URL.
+    public let url: String
+    let name: String
+    let admin: String
+
+    /// The cluster's URL, or nil when none is configured.
+    public static var clusterURL: String? {
+        ProcessInfo.processInfo.environment["FETCHSCHED_PG_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether a missing cluster is a failure (under CI) rather than a reason to skip.
+    public static var required: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// Makes an empty database; nil when there is no cluster and none is required.
+    public static func make() async throws -> TestDatabase? {
+        guard let admin = clusterURL else {
+            if required { throw SetupError("CI=true but FETCHSCHED_PG_URL is not set: start scripts/pg-cluster.sh") }
+            return nil
+        }
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await Self.admin(admin) { client in
+            try await client.query("CREATE DATABASE \(unescaped: name)")
+        }
+        var c = URLComponents(string: admin)!
+        c.path = "/" + name
+        return TestDatabase(url: c.string!, name: name, admin: admin)
+    }
+
+    /// Drops the database (closing what is still connected to it).
+    public func drop() async throws {
+        try await Self.admin(admin) { client in
+            try await client.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)")
+        }
+    }
+
+    private static func admin(_ url: String, _ body: (PostgresClient) async throws -> Void) async throws {
+        let parsed = try PostgresURL(url)
+        let client = PostgresClient(configuration: .init(host: parsed.host, port: parsed.port, username: parsed.user,
+                                                         password: parsed.password, database: parsed.database, tls: .disable))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await body(client)
+        }
+    }
+
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+        init(_ d: String) { description = d }
+    }
+}

@@ -1,0 +1,123 @@
+import FetchCore
+import FetchPostgres
+import FetchPostgresTesting
+import FetchStore
+import Foundation
+import Testing
+
+/// One suite, both drivers: the promises of ``ServiceStore`` hold for SQLite and PostgreSQL
+/// alike, and the two give the same history for the same writes.
+struct ServiceStoreTests {
+    enum Driver: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
+    }
+
+    /// A fresh store of `driver` (and a second connection to it, as another instance would
+    /// have), passed to `body`; nil stores mean PostgreSQL is not configured (skipped by hand).
+    func withStores(_ driver: Driver, _ body: (any ServiceStore, any ServiceStore) async throws -> Void) async throws {
+        switch driver {
+        case .sqlite:
+            let dir = TempDir()
+            defer { dir.cleanup() }
+            let store = try EventStore(path: dir.path + "/s.sqlite")
+            try await body(store, try EventStore(path: dir.path + "/s.sqlite"))
+        case .postgres:
+            guard let db = try await TestDatabase.make() else { return }
+            let a = try await PostgresStore(url: db.url), b = try await PostgresStore(url: db.url)
+            do { try await body(a, b) } catch { await a.close(); await b.close(); try await db.drop(); throw error }
+            await a.close()
+            await b.close()
+            try await db.drop()
+        }
+    }
+
+    static let base: Int64 = 1_736_150_400_000  // 2025-01-06T08:00:00Z
+
+    static func event(_ id: String, user: String = "acme/u1", minute: Int64, kind: EventKind = .open, app: String? = "news") -> IdentifiedEvent {
+        IdentifiedEvent(id: id, user: user,
+                        event: UsageEvent(time: Instant(millis: base + minute * 60_000), user: 0, app: app == nil ? -1 : 0, kind: kind,
+                                          value: 0, offsetMinutes: 60),
+                        appName: app ?? "")
+    }
+
+    /// A history as text: what a rebuilt engine sees, without the version.
+    static func text(_ h: UserHistory) -> String {
+        let events = h.events.map { "\($0.time.millis) \($0.app < 0 ? "-" : h.appNames[Int($0.app)]) \($0.kind) \($0.value) \($0.offsetMinutes)" }
+        let reports = h.reports.map { "\($0.start.millis) \($0.app) \($0.durationMs) \($0.bytes) \($0.network) \($0.result)" }
+        return "apps \(h.appNames)\nevents \(events)\nreports \(reports)\nintervals \(h.intervals.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })"
+    }
+
+    /// The same writes through each driver.
+    static func write(_ store: any ServiceStore) async throws -> UserHistory {
+        _ = try await store.appendGroup([([event("a", minute: 0, kind: .screenOn, app: nil), event("b", minute: 1),
+                                           event("c", minute: 1, app: "mail"), event("d", minute: 1)], "acme")])
+        _ = try await store.record(FetchReport(app: 0, start: Instant(millis: base + 120_000), offsetMinutes: 60, durationMs: 4_000,
+                                               bytes: 2_048, network: .wifi, result: .newData), user: "acme/u1", app: "news")
+        try await store.setInterval(.custom(3_600_000), user: "acme/u1", app: "news")
+        return try await store.history(user: "acme/u1")
+    }
+
+    @Test func bothDriversGiveTheSameHistoryForTheSameWrites() async throws {
+        var texts: [String] = []
+        for driver in Driver.allCases {
+            try await withStores(driver) { store, _ in texts.append(Self.text(try await Self.write(store))) }
+        }
+        guard texts.count == 2 else { return }  // PostgreSQL not configured, and not required
+        #expect(texts[0] == texts[1])
+        #expect(texts[0].contains("apps [\"news\", \"mail\"]"), "app names in the order first stored: \(texts[0])")
+    }
+
+    @Test(arguments: Driver.allCases)
+    func everyWriteMovesTheUsersVersionAndDeletionForgetsIt(driver: Driver) async throws {
+        try await withStores(driver) { store, _ in
+            #expect(try await store.version(user: "acme/u1") == UserVersion(hasEvents: false, version: 0))
+            let h = try await Self.write(store)
+            let v = try await store.version(user: "acme/u1")
+            #expect(v.hasEvents && v.version == h.version && v.version > 0)
+            let report = FetchReport(app: 0, start: Instant(millis: Self.base + 300_000), offsetMinutes: 60, durationMs: 1_000,
+                                     bytes: 10, network: .cellular, result: .noData)
+            let step = try #require(try await store.record(report, user: "acme/u1", app: "news"))
+            #expect(step.before == v.version && step.after > step.before)
+            #expect(try await store.record(report, user: "acme/u1", app: "news") == nil, "the same report again stores nothing")
+            #expect(try await store.version(user: "acme/u1").version == step.after)
+            #expect(try await store.deleteUser("acme/u1") == 4)
+            #expect(try await store.version(user: "acme/u1") == UserVersion(hasEvents: false, version: 0))
+            let again = try await Self.write(store)
+            #expect(again.version > step.after, "a user written again never gets an earlier version back")
+            #expect(again.events.count == 4 && again.reports.count == 1)
+        }
+    }
+
+    @Test(arguments: Driver.allCases)
+    func aRetryIsStoredOnceEvenWhenTwoInstancesGetItAtOnce(driver: Driver) async throws {
+        try await withStores(driver) { a, b in
+            let batch = (0..<200).map { Self.event("r\($0)", user: "acme/u\($0 % 7)", minute: Int64($0)) }
+            async let one = a.appendGroup([(batch, "acme")])
+            async let two = b.appendGroup([(batch, "acme")])
+            let added = try await [one, two].flatMap { $0 }.map { try $0.get().added.count }
+            #expect(added.reduce(0, +) == 200, "\(added)")
+            // The same ids in another tenant are other events.
+            let other = try await a.appendGroup([(batch.map { var e = $0; e.user = "globex/u"; return e }, "globex")])
+            #expect(try other[0].get().added.count == 200)
+            var stored = 0
+            for u in 0..<7 { stored += try await b.history(user: "acme/u\(u)").events.count }
+            #expect(stored == 200)
+        }
+    }
+
+    @Test(arguments: Driver.allCases)
+    func eachBatchOfAGroupIsAllOrNothingAndReportsItsUsersSteps(driver: Driver) async throws {
+        try await withStores(driver) { store, _ in
+            let first = [Self.event("x1", minute: 5), Self.event("x1", minute: 6), Self.event("x2", user: "acme/u2", minute: 7)]
+            let results = try await store.appendGroup([(first, "acme"), ([Self.event("x1", minute: 9)], "acme")])
+            let outcome = try results[0].get()
+            #expect(outcome.added.map(\.id) == ["x1", "x2"], "an id repeated in a batch is stored once")
+            #expect(Set(outcome.steps.keys) == ["acme/u1", "acme/u2"])
+            #expect(try results[1].get().added.isEmpty, "a later batch with a stored id adds nothing")
+            #expect(try await store.lastEventTime(user: "acme/u1") == Self.base + 5 * 60_000)
+            let v = try await store.version(user: "acme/u1").version
+            #expect(outcome.steps["acme/u1"]?.after == v)
+        }
+    }
+}
