@@ -62,6 +62,7 @@ let package = Package(
                 "FetchCore", "FetchStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -100,7 +101,11 @@ let package = Package(
         // A fresh database per test on the cluster scripts/pg-cluster.sh starts.
         .target(name: "FetchPostgresTesting", dependencies: ["FetchPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "FetchTesting"]),
-        .testTarget(name: "FetchStoreTests", dependencies: ["FetchCore", "FetchStore", "FetchPostgres", "FetchPostgresTesting", "FetchTesting"]),
+        .testTarget(name: "FetchStoreTests", dependencies: [
+            "FetchCore", "FetchStore", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
         .testTarget(name: "FetchServerTests", dependencies: [
             "FetchServer", "FetchCore", "FetchStore", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -89,6 +89,18 @@ retry_url = f"http://127.0.0.1:{args.port + 1}" if other else base
 accepted = duplicates = 0
 for b in batches:
     r = post(b, retry_url); accepted += r["accepted"]; duplicates += r["duplicates"]
+if other:
+    # Plans from both instances, byte for byte, after all those writes through both.
+    first = start()
+    users = sorted({e["user"] for e in events})[:6]
+    apps = sorted({e["app"] for e in events if "app" in e})[:2]
+    for u in users:
+        for a in apps:
+            got = [urllib.request.urlopen(f"http://127.0.0.1:{p}/v1/users/{u}/apps/{a}/plan", timeout=10).read()
+                   for p in (args.port, args.port + 1)]
+            if got[0] != got[1]: sys.exit(f"FAIL: the two instances plan {u}/{a} differently")
+    print(f"plans of {len(users)} users x {len(apps)} apps: the same bytes from both instances")
+    first.send_signal(signal.SIGTERM); first.wait(timeout=30)
 server.send_signal(signal.SIGTERM)
 code = server.wait(timeout=30)
 ids, count = stored_ids()

@@ -16,10 +16,15 @@ ap.add_argument("--users", type=int, default=2000, help="distinct users to plan 
 ap.add_argument("--max-users-in-memory", type=int, default=500)
 ap.add_argument("--limit-ms", type=float, default=None,
                 help="also fail a request slower than this (for measuring on a quiet machine; CI only reports times)")
+ap.add_argument("--pg", help="a PostgreSQL cluster's URL: keep the store in a fresh database there")
 args = ap.parse_args()
 base = f"http://127.0.0.1:{args.port}"
 work = tempfile.mkdtemp()
 db = os.path.join(work, "store.sqlite")
+if args.pg:
+    pg_name = f"hostile_{os.getpid()}"
+    subprocess.run(["psql", args.pg, "-qc", f"CREATE DATABASE {pg_name}"], check=True)
+    db = args.pg.rsplit("/", 1)[0] + "/" + pg_name
 failures = []
 rows = []
 
@@ -190,6 +195,9 @@ server.wait(10)
 errors = [l for l in open(os.path.join(work, "serve.log")) if " error " in l]
 check("-", "no server error logged", not errors, None, errors[0][:100] if errors else "")
 
+if args.pg:
+    subprocess.run(["psql", args.pg, "-qc", f"DROP DATABASE {pg_name} WITH (FORCE)"], check=True)
+print(f"store: {'PostgreSQL' if args.pg else 'SQLite'}")
 print("| case | request | result | ms | detail |\n|---|---|---|---:|---|")
 for r in rows:
     print("| " + " | ".join(str(x) for x in r) + " |")

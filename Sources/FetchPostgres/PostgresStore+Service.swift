@@ -11,22 +11,35 @@ extension PostgresStore {
     public func appendGroup(_ batches: [(events: [IdentifiedEvent], tenant: String)]) async throws -> [Result<AppendOutcome, any Error>] {
         let users = Set(batches.flatMap { $0.events.map(\.user) }).sorted()
         return try await transaction { conn in
-            try await conn.query("""
-                SELECT 1 FROM user_versions WHERE user_name = ANY(\(users)) ORDER BY user_name FOR UPDATE
-                """, logger: logger)
+            try await lockVersions(users, conn)
             var results: [Result<AppendOutcome, any Error>] = []
             for (events, tenant) in batches {
-                try await conn.query("SAVEPOINT batch", logger: logger)
-                do {
-                    let outcome = try await insert(events, tenant: tenant, conn)
-                    try await conn.query("RELEASE SAVEPOINT batch", logger: logger)
-                    results.append(.success(outcome))
-                } catch where !Self.isRetryable(error) {
-                    try await conn.query("ROLLBACK TO SAVEPOINT batch", logger: logger)
-                    results.append(.failure(InputError("the batch was not stored: \(Self.describe(error))")))
-                }
+                results.append(try await insertInSavepoint(events, tenant: tenant, conn))
             }
             return results
+        }
+    }
+
+    /// One batch, all or nothing. A batch that named an app another instance has since deleted
+    /// (a stale ``appCache`` entry, caught by the foreign key) is tried once more, afresh.
+    private func insertInSavepoint(_ events: [IdentifiedEvent], tenant: String, _ conn: PostgresConnection) async throws
+        -> Result<AppendOutcome, any Error> {
+        var attempt = 0
+        while true {
+            attempt += 1
+            try await conn.query("SAVEPOINT batch", logger: logger)
+            do {
+                let outcome = try await insert(events, tenant: tenant, conn)
+                try await conn.query("RELEASE SAVEPOINT batch", logger: logger)
+                return .success(outcome)
+            } catch where !Self.isRetryable(error) {
+                try await conn.query("ROLLBACK TO SAVEPOINT batch", logger: logger)
+                if attempt == 1, (error as? PSQLError)?.serverInfo?[.sqlState] == "23503" {
+                    appCache.withLockedValue { $0 = [:] }
+                    continue
+                }
+                return .failure(InputError("the batch was not stored: \(Self.describe(error))"))
+            }
         }
     }
 
@@ -62,68 +75,79 @@ extension PostgresStore {
             SELECT u, a FROM unnest(\(pairs.map { $0[0] })::text[], \(pairs.map { Int32(appIDs[$0[1]] ?? 0) })::int4[]) AS t(u, a)
             ON CONFLICT DO NOTHING
             """, logger: logger)
-        var steps: [String: VersionStep] = [:]
-        for user in Set(added.map(\.user)).sorted() { steps[user] = try await bumpVersion(user, conn) }
-        return AppendOutcome(added: added, steps: steps)
+        return AppendOutcome(added: added, steps: try await bumpVersions(Set(added.map(\.user)).sorted(), conn))
     }
 
     /// The ids of these app names, adding the names the store does not have yet, in the order
     /// first given (as the SQLite driver numbers them).
     func appIDs(for names: [String], _ conn: PostgresConnection) async throws -> [String: Int32] {
         var seen = Set<String>()
-        let ordered = names.filter { seen.insert($0).inserted }
-        guard !ordered.isEmpty else { return [:] }
+        let wanted = Set(names)
+        var ids = appCache.withLockedValue { cache in cache.filter { wanted.contains($0.key) } }
+        let ordered = names.filter { ids[$0] == nil && seen.insert($0).inserted }
+        guard !ordered.isEmpty else { return ids }
         try await conn.query("""
             INSERT INTO apps (name) SELECT n FROM unnest(\(ordered)::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i
             ON CONFLICT (name) DO NOTHING
             """, logger: logger)
-        var ids: [String: Int32] = [:]
+        var found: [String: Int32] = [:]
         for try await (id, name) in try await conn.query("SELECT id, name FROM apps WHERE name = ANY(\(ordered))", logger: logger)
             .decode((Int32, String).self) {
-            ids[name] = id
+            found[name] = id
         }
+        appCache.withLockedValue { $0.merge(found) { _, new in new } }
+        ids.merge(found) { _, new in new }
         return ids
     }
 
-    /// Moves `user`'s version to the next value of the store's sequence, in the caller's
-    /// transaction; the row stays locked until it ends.
-    func bumpVersion(_ user: String, _ conn: PostgresConnection) async throws -> VersionStep {
-        var before: Int64 = 0
-        for try await v in try await conn.query("SELECT version FROM user_versions WHERE user_name = \(user) FOR UPDATE",
-                                                logger: logger).decode(Int64.self) {
-            before = v
+    /// Moves each user's version to a new value of the store's sequence, in the caller's
+    /// transaction, in one statement. The caller must hold the users' version rows locked
+    /// (``lockVersions(_:_:)``), so that the versions read before are the latest.
+    func bumpVersions(_ users: [String], _ conn: PostgresConnection) async throws -> [String: VersionStep] {
+        var steps: [String: VersionStep] = [:]
+        for try await (user, before, after) in try await conn.query("""
+            WITH old AS (SELECT user_name, version FROM user_versions WHERE user_name = ANY(\(users))),
+                 new AS (INSERT INTO user_versions (user_name, version)
+                         SELECT u, nextval('store_version') FROM unnest(\(users)::text[]) AS t(u) ORDER BY u
+                         ON CONFLICT (user_name) DO UPDATE SET version = EXCLUDED.version RETURNING user_name, version)
+            SELECT new.user_name, coalesce(old.version, 0), new.version FROM new LEFT JOIN old USING (user_name)
+            """, logger: logger).decode((String, Int64, Int64).self) {
+            steps[user] = VersionStep(before: before, after: after)
         }
-        var after: Int64 = 0
-        for try await v in try await conn.query("""
-            INSERT INTO user_versions (user_name, version) VALUES (\(user), nextval('store_version'))
-            ON CONFLICT (user_name) DO UPDATE SET version = EXCLUDED.version RETURNING version
-            """, logger: logger).decode(Int64.self) {
-            after = v
-        }
-        return VersionStep(before: before, after: after)
+        return steps
+    }
+
+    /// Locks the version rows of these users, in name order, until the transaction ends: writes
+    /// about one user queue, and two instances' transactions do not deadlock.
+    func lockVersions(_ users: [String], _ conn: PostgresConnection) async throws {
+        try await conn.query("""
+            SELECT 1 FROM user_versions WHERE user_name = ANY(\(users.sorted())) ORDER BY user_name FOR UPDATE
+            """, logger: logger)
     }
 
     /// Stores a reported fetch; nil when the same (user, app, start) was stored before.
     public func record(_ f: FetchReport, user: String, app: String) async throws -> VersionStep? {
         try await transaction { conn in
+            try await lockVersions([user], conn)
             let rows = try await conn.query("""
                 INSERT INTO fetch_results (user_name, app, start, utc_offset, duration, bytes, network, result)
                 VALUES (\(user), \(app), \(f.start.millis), \(f.offsetMinutes), \(f.durationMs), \(f.bytes),
                         \(Int16(f.network.rawValue)), \(f.result.rawValue))
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, logger: logger).collect()
-            return rows.isEmpty ? nil : try await bumpVersion(user, conn)
+            return rows.isEmpty ? nil : try await bumpVersions([user], conn)[user]
         }
     }
 
     /// Sets the fetch interval of `app` for `user`.
     public func setInterval(_ interval: FetchInterval, user: String, app: String) async throws {
         try await transaction { conn in
+            try await lockVersions([user], conn)
             try await conn.query("""
                 INSERT INTO intervals (user_name, app, fetch_interval) VALUES (\(user), \(app), \(interval.description))
                 ON CONFLICT (user_name, app) DO UPDATE SET fetch_interval = EXCLUDED.fetch_interval
                 """, logger: logger)
-            _ = try await bumpVersion(user, conn)
+            _ = try await bumpVersions([user], conn)
         }
     }
 
@@ -131,6 +155,9 @@ extension PostgresStore {
     /// App names that only this user used go too.
     public func deleteUser(_ user: String) async throws -> Int {
         try await transaction { conn in
+            // Waits for a write about the user under way elsewhere, so that what it adds is
+            // deleted too (each statement below sees it committed).
+            try await lockVersions([user], conn)
             var removed = 0
             for try await n in try await conn.query("""
                 WITH d AS (DELETE FROM events WHERE user_name = \(user) RETURNING 1) SELECT count(*) FROM d
@@ -145,6 +172,7 @@ extension PostgresStore {
             try await conn.query("""
                 DELETE FROM apps a WHERE a.id = ANY(\(apps)) AND NOT EXISTS (SELECT 1 FROM user_apps u WHERE u.app = a.id)
                 """, logger: logger)
+            appCache.withLockedValue { $0 = [:] }
             for table in ["event_ids", "intervals", "fetch_results", "models", "user_versions"] {
                 try await conn.query("DELETE FROM \(unescaped: table) WHERE user_name = \(user)", logger: logger)
             }

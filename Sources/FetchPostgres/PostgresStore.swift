@@ -2,6 +2,7 @@ import FetchCore
 import FetchStore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// The PostgreSQL store (PostgresNIO): events, event ids, intervals, reported fetches, models
@@ -16,6 +17,10 @@ import PostgresNIO
 public final class PostgresStore: ServiceStore {
     let client: PostgresClient
     let logger: Logger
+    /// App ids by name, as this instance has seen them. Safe to trust: every append also writes
+    /// `user_apps`, whose foreign key fails if another instance has deleted a cached app, and
+    /// the batch is then tried again with the cache cleared.
+    let appCache = NIOLockedValueBox<[String: Int32]>([:])
     /// The URL without its password, for messages.
     public let location: String
     private let running: Task<Void, Never>
@@ -35,7 +40,7 @@ public final class PostgresStore: ServiceStore {
         running = Task { await client.run() }
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await self.migrate() }
+                group.addTask { try await client.query("SELECT 1", logger: self.logger) }
                 // The pool retries a refused connection quietly; a command waits only so long.
                 group.addTask {
                     try await Task.sleep(for: Self.connectWait)
@@ -44,6 +49,7 @@ public final class PostgresStore: ServiceStore {
                 defer { group.cancelAll() }
                 try await group.next()
             }
+            try await migrate()
         } catch {
             running.cancel()
             throw InputError("cannot open the store '\(location)': \(Self.describe(error))")

@@ -1,8 +1,12 @@
 import FetchCore
-import FetchPostgres
+@testable import FetchPostgres
 import FetchPostgresTesting
 import FetchStore
 import Foundation
+import FetchTesting
+import GRDB
+import NIOCore
+import PostgresNIO
 import Testing
 
 /// One suite, both drivers: the promises of ``ServiceStore`` hold for SQLite and PostgreSQL
@@ -119,5 +123,41 @@ struct ServiceStoreTests {
             let v = try await store.version(user: "acme/u1").version
             #expect(outcome.steps["acme/u1"]?.after == v)
         }
+    }
+}
+
+/// What `fetchsched ingest` stores, through either driver: the same events and the same models.
+struct IngestParityTests {
+    @Test func ingestIntoPostgresStoresTheEventsAndModelsSQLiteStores() async throws {
+        guard let db = try await TestDatabase.make() else { return }
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let log = dir.file("g.csv", SyntheticLog.csv(users: 6, days: 5, seed: 12))
+        let lite = try EventStore(path: dir.path + "/s.sqlite")
+        var a = try LogSource(paths: [log])
+        let liteStats = try lite.ingest(&a)
+        #expect(try lite.learnModels(users: a.users.names) == 6)
+        let pg = try await PostgresStore(url: db.url)
+        var b = try LogSource(paths: [log])
+        let pgStats = try await pg.ingest(&b)
+        #expect(try await pg.learnModels(users: b.users.names) == 6)
+        #expect(pgStats.read == liteStats.read && pgStats.inserted == liteStats.inserted)
+        var c = try LogSource(paths: [log])
+        #expect(try await pg.ingest(&c).inserted == 0, "the same log again adds nothing")
+        for user in a.users.names {
+            let (x, y) = (try await lite.history(user: user), try await pg.history(user: user))
+            #expect(ServiceStoreTests.text(x) == ServiceStoreTests.text(y))
+        }
+        let liteModels = try await lite.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT user, app, data FROM models ORDER BY user, app").map { "\($0[0] as String) \($0[1] as String) \(Array($0[2] as Data))" }
+        }
+        var pgModels: [String] = []
+        for try await (user, app, data) in try await pg.client.query("SELECT user_name, app, data FROM models ORDER BY user_name, app")
+            .decode((String, String, ByteBuffer).self) {
+            pgModels.append("\(user) \(app) \(Array(data.readableBytesView))")
+        }
+        #expect(liteModels.count > 6 && liteModels == pgModels)
+        await pg.close()
+        try await db.drop()
     }
 }
