@@ -38,6 +38,13 @@ case "$cmd" in
         -o "-c listen_addresses=127.0.0.1 -p $port -k $dir/socket -c max_connections=200" start >/dev/null; then
       cat "$dir/server.log" >&2; exit 1
     fi
+    # pg_ctl can report a start whose server then failed to bind: make sure the server on the
+    # port is this cluster, not another one already listening there.
+    served=$(as_owner "$bin/psql" -h 127.0.0.1 -p "$port" -U fetchsched -d postgres -tAc "SHOW data_directory" 2>/dev/null || true)
+    if [[ "$served" != "$dir/data" ]]; then
+      echo "pg-cluster: port $port is served by another cluster (${served:-unknown}), not $dir/data" >&2
+      tail -5 "$dir/server.log" >&2; exit 1
+    fi
     if ! as_owner "$bin/psql" -h 127.0.0.1 -p "$port" -U fetchsched -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'fetchsched'" | grep -q 1; then
       as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U fetchsched fetchsched
     fi
