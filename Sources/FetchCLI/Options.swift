@@ -106,7 +106,22 @@ struct RunOptions: ParsableArguments {
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json, markdown
+    case table, json, markdown, csv
+}
+
+extension CSVRows: ExpressibleByArgument {}
+
+/// How `replay`, `bench` and `merge` print their reports.
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Output: table, json, markdown or csv.")
+    var format: OutputFormat = .table
+
+    @Option(help: ArgumentHelp("With --format csv: one row per policy (policy), or per policy and user (user), or per policy and local day (day).", valueName: "policy|user|day"))
+    var per: CSVRows = .policy
+
+    func validate() throws {
+        if per != .policy && format != .csv { throw ValidationError("--per \(per.rawValue) needs --format csv") }
+    }
 }
 
 /// A clear message and a non-zero exit.

@@ -1,3 +1,4 @@
+import FetchCore
 import FetchPostgres
 import FetchStore
 
@@ -18,7 +19,8 @@ enum StoreLocation {
         }
     }
 
-    /// Opens the store, runs `body` on it, closes it; a database error is a clear ``CLIError``.
+    /// Opens the store, runs `body` on it, closes it; a database error is a clear ``CLIError``, a
+    /// log's ``LogError`` passes through.
     static func read<T: Sendable>(_ db: String, _ body: (any ServiceStore) async throws -> T) async throws -> T {
         let store = try await open(db)
         let result: Result<T, any Error>
@@ -30,6 +32,8 @@ enum StoreLocation {
             throw CLIError(e.description)
         } catch let e as CLIError {
             throw e
+        } catch let e as LogError {
+            throw e  // a log's own error: the caller says what became of the store
         } catch {
             throw CLIError("store '\((store as? PostgresStore)?.location ?? db)': \(PostgresStore.describe(error))")
         }

@@ -39,7 +39,7 @@ struct HostileInputTests {
     func aDirectoryOrAnEmptyFileIsNotALog(command: String) throws {
         let dir = Fetchsched.temp()
         let empty = dir + "/empty.csv"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let extra = command == "ingest" ? ["--db", dir + "/s.sqlite"] : []
         try expectRefused([command, dir] + extra, says: "is not a regular file")
         try expectRefused([command, empty] + extra, says: "is empty")
@@ -87,7 +87,7 @@ struct HostileInputTests {
         let path = dir + "/s.json"
         // 0xFF inside a string value: JSON that a lenient decoder would read as "a\u{FFFD}b".
         let bytes = Array(#"{"apps": {"a"#.utf8) + [0xFF] + Array(#"b": {"interval": "1h"}}}"#.utf8)
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         try expectRefused([command[0], Self.sample] + command.dropFirst() + ["--scenario", path], says: "scenario '\(path)': not valid UTF-8")
     }
 }

@@ -33,9 +33,9 @@ struct ShardTests {
                     "--policies", "none,fixed:15m,adaptive,adaptive+push,oracle"]
         // Reversed order: merge does not depend on the order of its arguments.
         let files = Array(try shards(args, count: count, dir: dir).reversed())
-        for format in ["table", "json", "markdown"] {
-            let whole = try Fetchsched.run(args + ["--format", format, "--quiet"])
-            let merged = try Fetchsched.run(["merge", "--format", format] + files)
+        for format in [["table"], ["json"], ["markdown"], ["csv"], ["csv", "--per", "user"], ["csv", "--per", "day"]] {
+            let whole = try Fetchsched.run(args + ["--format"] + format + ["--quiet"])
+            let merged = try Fetchsched.run(["merge", "--format"] + format + files)
             #expect(whole.status == 0 && merged.status == 0, "\(merged.err)")
             #expect(merged.out == whole.out, "format \(format), \(count) shards")
         }

@@ -16,8 +16,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: ArgumentHelp("Also sweep each policy family's knob (adaptive:<price>, fixed:<interval>) in the same pass, and report per family its curve of rescued opens against energy, read at the oracle's energy, and its best point.", valueName: "frontier"))
     var frontier = false
 
-    @Option(help: "Output: table, json or markdown.")
-    var format: OutputFormat = .table
+    @OptionGroup var output: OutputOptions
 
     @Option(help: ArgumentHelp("Also write a self-contained HTML report with charts to this file.", valueName: "file.html"))
     var report: String?
@@ -58,7 +57,7 @@ struct BenchCommand: ParsableCommand {
             })
         }
         if let shard = runOptions.userShard {
-            let run = try runOptions.shardRun(command: "bench", policies: policies, frontier: frontier, input: input,
+            let run = runOptions.shardRun(command: "bench", policies: policies, frontier: frontier, input: input,
                                               scenarioText: runner.scenario.text, skipped: reports.first?.skipped ?? [:])
             return try ShardReport(shard: shard, run: run, results: reports).write()
         }
@@ -70,20 +69,22 @@ struct BenchCommand: ParsableCommand {
             file.write(HTMLReport.render(reports, frontiers: frontiers, timeline: timeline, source: input.db ?? input.logs.joined(separator: ", ")))
             try file.commit()
         }
-        print(try Self.render(reports, frontiers: frontiers, policies: policies, format: format), terminator: "")
+        print(try Self.render(reports, frontiers: frontiers, policies: policies, output: output), terminator: "")
     }
 
     func validate() throws {
-        if runOptions.shard != nil && (report != nil || format != .table) {
+        if runOptions.shard != nil && (report != nil || output.format != .table) {
             throw ValidationError("a run with --shard writes a shard report: give --format and --report to 'fetchsched merge'")
         }
     }
 
     /// The output of `bench` for its reports: what a sharded run's `merge` prints too.
     /// `policies` is the list as given: with a frontier, misses are shown for those only.
-    static func render(_ reports: [ReplayResult], frontiers: [Frontier], policies: String, format: OutputFormat) throws -> String {
-        let frontier = !frontiers.isEmpty
+    /// CSV has the policies' rows only: with a frontier, the sweep's points are among them.
+    static func render(_ reports: [ReplayResult], frontiers: [Frontier], policies: String, output: OutputOptions) throws -> String {
+        let frontier = !frontiers.isEmpty, format = output.format
         switch format {
+        case .csv: return try ReplayResult.csv(reports, per: output.per)
         case .json where frontier: return try ResultText.json(FrontierOutput(policies: reports, frontiers: frontiers)) + "\n"
         case .json: return try ResultText.json(reports) + "\n"
         case .markdown, .table:

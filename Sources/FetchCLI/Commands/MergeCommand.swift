@@ -12,8 +12,7 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Shard reports written by 'replay' or 'bench' with --shard i/n.", valueName: "shard.json"))
     var reports: [String]
 
-    @Option(help: "Output: table, json or markdown.")
-    var format: OutputFormat = .table
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let files = try reports.map { path in
@@ -22,10 +21,10 @@ struct MergeCommand: ParsableCommand {
         }
         let (run, results) = try ShardReport.merge(files)
         if run.command == "replay" {
-            print(try ReplayCommand.render(results[0], format: format), terminator: "")
+            print(try ReplayCommand.render(results[0], output: output), terminator: "")
         } else {
             let frontiers = run.frontier ? Frontier.families(results) : []
-            print(try BenchCommand.render(results, frontiers: frontiers, policies: run.policies, format: format), terminator: "")
+            print(try BenchCommand.render(results, frontiers: frontiers, policies: run.policies, output: output), terminator: "")
         }
     }
 }

@@ -25,7 +25,7 @@ struct NextCommand: AsyncParsableCommand {
     var horizon: String = "24h"
 
     @Option(help: "Output: table or json.")
-    var format: OutputFormat = .table
+    var format: PlanFormat = .table
 
     @Flag(help: "Explain each planned fetch in words.")
     var explain = false
@@ -55,7 +55,12 @@ struct NextCommand: AsyncParsableCommand {
         }
         switch format {
         case .json: print(try ResultText.json(plan))
-        case .table, .markdown: print(explain ? plan.explanation : plan.table, terminator: "")
+        case .table: print(explain ? plan.explanation : plan.table, terminator: "")
         }
     }
+}
+
+/// `next` prints one plan: a table (or its explanation in words) or JSON.
+enum PlanFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json
 }

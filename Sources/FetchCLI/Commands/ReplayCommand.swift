@@ -14,8 +14,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The policy. \(PolicySpec.helpText)."))
     var policy: String = "fixed:15m"
 
-    @Option(help: "Output: table or json.")
-    var format: OutputFormat = .table
+    @OptionGroup var output: OutputOptions
 
     @Option(help: ArgumentHelp("Write one CSV row per fetch and per refused request to this file.", valueName: "file.csv"))
     var trace: String?
@@ -30,22 +29,23 @@ struct ReplayCommand: ParsableCommand {
         })
         try file?.commit()
         if let shard = runOptions.userShard {
-            let run = try runOptions.shardRun(command: "replay", policies: policy, frontier: false, input: input,
+            let run = runOptions.shardRun(command: "replay", policies: policy, frontier: false, input: input,
                                            scenarioText: runner.scenario.text, skipped: reports[0].skipped)
             return try ShardReport(shard: shard, run: run, results: reports).write()
         }
-        print(try Self.render(reports[0], format: format), terminator: "")
+        print(try Self.render(reports[0], output: output), terminator: "")
     }
 
     func validate() throws {
-        if runOptions.shard != nil && format != .table {
+        if runOptions.shard != nil && output.format != .table {
             throw ValidationError("a run with --shard writes a shard report: give --format to 'fetchsched merge'")
         }
     }
 
     /// The output of `replay` for its report: what a sharded run's `merge` prints too.
-    static func render(_ report: ReplayResult, format: OutputFormat) throws -> String {
-        switch format {
+    static func render(_ report: ReplayResult, output: OutputOptions) throws -> String {
+        switch output.format {
+        case .csv: try ReplayResult.csv([report], per: output.per)
         case .json: try ResultText.json(report) + "\n"
         case .markdown: ResultText.markdown([report])
         case .table: ResultText.table([report]) + "\n" + ResultText.days(report)

@@ -7,10 +7,25 @@ extension ReplayResult: Encodable {
         init?(intValue: Int) { nil }
     }
 
-    /// The totals sit at the top level under DESIGN.md's metric names; `perUser` and `perDay`
-    /// hold the same metrics per user and per local day.
+    /// The totals sit at the top level under the metric names of docs/metrics.md; `perUser`
+    /// and `perDay` hold the same metrics per user and per local day.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
+        try encodeSummary(into: &c)
+        var users = c.nestedUnkeyedContainer(forKey: Key("perUser"))
+        for row in perUser {
+            var u = users.nestedContainer(keyedBy: Key.self)
+            try Self.encode(row, into: &u)
+        }
+        var days = c.nestedUnkeyedContainer(forKey: Key("perDay"))
+        for row in perDay {
+            var d = days.nestedContainer(keyedBy: Key.self)
+            try encode(row, into: &d)
+        }
+    }
+
+    /// The policy's identity, its budgets and its totals: a JSON report's top level, a CSV row per policy.
+    func encodeSummary(into c: inout KeyedEncodingContainer<Key>) throws {
         try c.encode(policy, forKey: Key("policy"))
         try c.encode(seed, forKey: Key("seed"))
         try c.encode(events, forKey: Key("events"))
@@ -21,21 +36,19 @@ extension ReplayResult: Encodable {
         try budgets.encode(joules(scenario.energyBudgetMicroJ), forKey: Key("energyJoulesPerDay"))
         try budgets.encode(scenario.cellularBudgetBytes, forKey: Key("cellularBytesPerDay"))
         try Self.encodeMetrics(total, into: &c)
-        var users = c.nestedUnkeyedContainer(forKey: Key("perUser"))
-        for row in perUser {
-            var u = users.nestedContainer(keyedBy: Key.self)
-            try u.encode(row.user, forKey: Key("user"))
-            try u.encode(row.days, forKey: Key("days"))
-            try Self.encodeMetrics(row.tally, into: &u)
-        }
-        var days = c.nestedUnkeyedContainer(forKey: Key("perDay"))
-        for row in perDay {
-            var d = days.nestedContainer(keyedBy: Key.self)
-            try d.encode(row.date, forKey: Key("date"))
-            try d.encode(row.users, forKey: Key("users"))
-            try d.encode(round(energyBudgetMicroJ(of: row) / 1_000_000, 3), forKey: Key("energyBudgetJoules"))
-            try Self.encodeMetrics(row.tally, into: &d)
-        }
+    }
+
+    static func encode(_ row: UserRow, into c: inout KeyedEncodingContainer<Key>) throws {
+        try c.encode(row.user, forKey: Key("user"))
+        try c.encode(row.days, forKey: Key("days"))
+        try encodeMetrics(row.tally, into: &c)
+    }
+
+    func encode(_ row: DayRow, into c: inout KeyedEncodingContainer<Key>) throws {
+        try c.encode(row.date, forKey: Key("date"))
+        try c.encode(row.users, forKey: Key("users"))
+        try c.encode(round(energyBudgetMicroJ(of: row) / 1_000_000, 3), forKey: Key("energyBudgetJoules"))
+        try Self.encodeMetrics(row.tally, into: &c)
     }
 
     static func encodeMetrics(_ t: Tally, into c: inout KeyedEncodingContainer<Key>) throws {

@@ -34,7 +34,7 @@ public struct Scenario: Hashable, Sendable {
 
     public func settings(forApp name: String) -> AppSettings { apps[name] ?? defaultApp }
 
-    /// DESIGN.md's defaults; `data/scenarios/default.json` says the same.
+    /// The defaults of docs/scenarios.md; `data/scenarios/default.json` says the same.
     public static let `default` = Scenario(
         batteryWh: 12,
         energy: EnergyModel(
