@@ -5,18 +5,18 @@ import Darwin
 #endif
 
 /// Reads a file line by line through a fixed buffer, so memory does not grow with the file.
-final class LineReader {
+package final class LineReader {
     private let file: UnsafeMutablePointer<FILE>
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var start = 0
     private var end = 0
     private var eof = false
-    private(set) var lineNumber = 0
+    package private(set) var lineNumber = 0
     private(set) var bytesRead = 0
     let size: Int
 
-    init(path: String, bufferSize: Int = 1 << 20) throws(InputError) {
+    package init(path: String, bufferSize: Int = 1 << 20) throws(InputError) {
         guard let f = fopen(path, "rb") else {
             throw InputError("cannot open '\(path)': \(String(cString: strerror(errno)))")
         }
@@ -42,12 +42,12 @@ final class LineReader {
 
     /// The longest line read whole; a longer one is skipped and delivered empty, with
     /// `lineTooLong` set, so that no input can make the buffer grow without end.
-    static let maxLineBytes = 1 << 20
+    package static let maxLineBytes = 1 << 20
     /// Whether the line last delivered was longer than ``maxLineBytes`` (and cut to nothing).
-    private(set) var lineTooLong = false
+    package private(set) var lineTooLong = false
 
     /// Calls `body` with the next line (without its newline); false at the end of the file.
-    func next(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows -> Bool {
+    package func next(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows -> Bool {
         lineTooLong = false
         while true {
             if start < end, let nl = memchr(buffer + start, 10, end - start) {

@@ -1,0 +1,120 @@
+/// Reads CSV exports of AWARE's tables: `applications_foreground`, `screen`, `battery`,
+/// `network`, and `timezone` (which gives each device's UTC offset over time).
+///
+/// Each file is one table, known by its header. Times are Unix milliseconds. Each `device_id`
+/// is a user, unless one user name is given for all. Battery and network rows report states;
+/// only changes become events.
+public struct AwareReader: Sendable {
+    public enum Table: String, Sendable { case foreground = "applications_foreground", screen, battery, network, timezone }
+
+    public let user: String?
+    public let offset: UTCOffsetRule?
+    /// Looks up an IANA zone name from the timezone table; nil when unknown.
+    public let zone: @Sendable (String) -> UTCOffsetRule?
+    private var table: Table?
+    private var columns: [String: Int] = [:]
+    private var zones: [String: [(from: Int64, rule: UTCOffsetRule)]] = [:]
+    private var battery: [String: (adaptor: Int?, level: Int?)] = [:]
+    private var network: [String: (wifi: Bool, mobile: Bool, airplane: Bool, last: Network?)] = [:]
+    private var lastTime: [String: Int64] = [:]
+
+    public init(user: String?, offset: UTCOffsetRule?, zone: @escaping @Sendable (String) -> UTCOffsetRule?) throws(ImportProblem) {
+        self.user = try user.map { name throws(ImportProblem) in try ImportFields.name(name, "user") }
+        self.offset = offset
+        self.zone = zone
+    }
+
+    /// The table a header names, or nil.
+    public static func table(header: Substring) -> Table? {
+        guard let names = try? Set(CSVFields.split(header)) else { return nil }
+        if names.isSuperset(of: ["timestamp", "device_id", "timezone_id"]) { return .timezone }
+        if names.isSuperset(of: ["timestamp", "device_id", "package_name", "is_system_app"]) { return .foreground }
+        if names.isSuperset(of: ["timestamp", "device_id", "screen_status"]) { return .screen }
+        if names.isSuperset(of: ["timestamp", "device_id", "battery_status", "battery_level", "battery_scale", "battery_adaptor"]) { return .battery }
+        if names.isSuperset(of: ["timestamp", "device_id", "network_type", "network_state"]) { return .network }
+        return nil
+    }
+
+    /// Starts a file: its first line must be the header of a table this reader knows.
+    public mutating func begin(header: Substring) throws(ImportProblem) {
+        guard let t = Self.table(header: header) else {
+            throw ImportProblem("bad header", "not the header of an AWARE table this reads (applications_foreground, screen, battery, network, timezone): '\(InputBounds.printable(String(header)))'")
+        }
+        table = t
+        lastTime = [:]
+        columns = Dictionary(try CSVFields.split(header).enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Reads one data line of the current file.
+    public mutating func read(_ line: Substring, into log: inout ImportedLog) throws(ImportProblem) {
+        guard let table else { throw ImportProblem("bad header", "no header line") }
+        if line.allSatisfy({ $0 == "\r" }) { return }
+        let f = try CSVFields.split(line)
+        func field(_ name: String) throws(ImportProblem) -> String {
+            guard let i = columns[name], i < f.count else { throw ImportProblem("missing field", "the row has no \(name)") }
+            return f[i]
+        }
+        let millis = try ImportFields.epochMillis(try field("timestamp"), "timestamp")
+        let device = try ImportFields.name(try field("device_id"), "device_id")
+        if table == .timezone {
+            let id = try field("timezone_id")
+            guard id.utf8.count <= 64, let rule = zone(id) else { throw ImportProblem("unknown time zone", "unknown time zone '\(InputBounds.printable(id))'") }
+            zones[device, default: []].append((millis, rule))
+            return
+        }
+        let minutes = try offsetMinutes(device: device, at: millis)
+        if table == .battery || table == .network {
+            // States are followed row by row: they must come in time order.
+            if let last = lastTime[device], millis < last { throw ImportProblem("out of order", "the rows of device '\(device)' go back in time") }
+            lastTime[device] = millis
+        }
+        func add(_ kind: ImportedRow.Kind) { log.append(ImportedRow(user: user ?? device, millis: millis, offsetMinutes: minutes, kind: kind)) }
+        switch table {
+        case .timezone: break
+        case .foreground: add(.foreground(app: try ImportFields.name(try field("package_name"), "package_name")))
+        case .screen:
+            switch try ImportFields.int(try field("screen_status"), "screen_status", in: 0...3) {
+            case 0: add(.event(.screenOff, app: "", value: ""))
+            case 1: add(.event(.screenOn, app: "", value: ""))
+            default: log.ignore("screen locked or unlocked")
+            }
+        case .battery:
+            _ = try ImportFields.int(try field("battery_status"), "battery_status", in: -2...5)
+            let scale = try ImportFields.int(try field("battery_scale"), "battery_scale", in: 0...10_000)
+            let raw = try ImportFields.int(try field("battery_level"), "battery_level", in: 0...max(100, scale))
+            let level = scale > 0 ? raw * 100 / scale : raw
+            let adaptor = try ImportFields.int(try field("battery_adaptor"), "battery_adaptor", in: 0...8)
+            let last = battery[device] ?? (nil, nil)
+            if (adaptor > 0) != ((last.adaptor ?? 0) > 0) || last.adaptor == nil {
+                add(.event(adaptor > 0 ? .plugged : .unplugged, app: "", value: ""))
+            }
+            if level != last.level { add(.event(.battery, app: "", value: "\(level)")) }
+            battery[device] = (adaptor, level)
+        case .network:
+            let type = try ImportFields.int(try field("network_type"), "network_type", in: -1...5)
+            let on = try ImportFields.int(try field("network_state"), "network_state", in: 0...1) == 1
+            var s = network[device] ?? (false, false, false, nil)
+            switch type {
+            case -1: s.airplane = on
+            case 1: s.wifi = on
+            case 4, 5: s.mobile = on
+            default: log.ignore("network type \(type) (bluetooth or GPS)")
+            }
+            let now: Network = s.wifi ? .wifi : (s.mobile && !s.airplane ? .cellular : .none)
+            if now != s.last { add(.event(.network, app: "", value: now.logName)) }
+            s.last = now
+            network[device] = s
+        }
+    }
+
+    /// The device's offset from the timezone table (the latest change before the row, else its
+    /// first), else the one given for all.
+    private func offsetMinutes(device: String, at millis: Int64) throws(ImportProblem) -> Int {
+        if let changes = zones[device], let first = changes.first {
+            let rule = changes.filter { $0.from <= millis }.max { $0.from < $1.from }?.rule ?? first.rule
+            return rule.offsetAt(millis)
+        }
+        if let offset { return offset.offsetAt(millis) }
+        throw ImportProblem("no offset", "no UTC offset for device '\(device)': give a timezone table, --utc-offset or --time-zone")
+    }
+}

@@ -1,0 +1,64 @@
+/// Which foreground moves become `open` events.
+///
+/// A launcher (the home screen) is not an app the user reads: its moves are dropped, and coming
+/// back to an app from it is a new open. System UI (the notification shade, the lock screen)
+/// and keyboards pass over an app without leaving it: they are dropped, and the app's return is
+/// not a new open. The same app resumed again and again (moving between its own screens) is one
+/// open; the screen going off ends the run, so unlocking back into the app opens it again.
+public struct ForegroundRules: Sendable {
+    /// Packages dropped as launchers, beyond those the name shows (`launcher`, `.home`).
+    public var launchers: Set<String>
+    /// Packages dropped as system UI or keyboards, beyond those the name shows (`inputmethod`, `keyboard`).
+    public var overlays: Set<String>
+
+    public init(launchers: Set<String> = Self.knownLaunchers, overlays: Set<String> = Self.knownOverlays) {
+        self.launchers = launchers
+        self.overlays = overlays
+    }
+
+    public static let knownLaunchers: Set<String> = [
+        "com.google.android.apps.nexuslauncher", "com.android.launcher", "com.android.launcher3",
+        "com.sec.android.app.launcher", "com.miui.home", "com.huawei.android.launcher",
+        "com.oppo.launcher", "net.oneplus.launcher", "com.teslacoilsw.launcher", "com.microsoft.launcher",
+    ]
+
+    public static let knownOverlays: Set<String> = [
+        "android", "com.android.systemui", "com.google.android.inputmethod.latin",
+        "com.samsung.android.honeyboard", "com.touchtype.swiftkey", "com.sec.android.inputmethod",
+        "com.google.android.permissioncontroller", "com.android.permissioncontroller",
+    ]
+
+    public enum Role { case app, launcher, overlay }
+
+    public func role(of package: String) -> Role {
+        let lower = package.lowercased()
+        if launchers.contains(package) || lower.contains("launcher") || lower.hasSuffix(".home") { return .launcher }
+        if overlays.contains(package) || lower.contains("inputmethod") || lower.contains("keyboard") { return .overlay }
+        return .app
+    }
+
+    /// One user's rows in time order, with foreground moves turned into opens or dropped.
+    public func apply(_ rows: [ImportedRow], dropped: inout Int) -> [ImportedRow] {
+        var out: [ImportedRow] = []
+        out.reserveCapacity(rows.count)
+        var current: String?
+        for row in rows {
+            switch row.kind {
+            case .foreground(let app):
+                switch role(of: app) {
+                case .launcher: current = nil; dropped += 1
+                case .overlay: dropped += 1
+                case .app:
+                    if current == app { dropped += 1; continue }
+                    current = app
+                    out.append(ImportedRow(user: row.user, millis: row.millis, offsetMinutes: row.offsetMinutes,
+                                           kind: .event(.open, app: app, value: "")))
+                }
+            case .event(let kind, _, _):
+                if kind == .screenOff { current = nil }
+                out.append(row)
+            }
+        }
+        return out
+    }
+}

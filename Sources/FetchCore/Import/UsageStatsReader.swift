@@ -1,0 +1,128 @@
+/// Reads Android usage statistics: the text of `adb shell dumpsys usagestats`, or a CSV of
+/// UsageStatsManager events exported by an app (`timestamp,package,event_type`).
+///
+/// The dump prints local wall-clock times without an offset (`time="2024-03-11 14:26:15"`), or
+/// Unix milliseconds with `--compact`; an export's times are Unix milliseconds. Event lines are
+/// the dump's lines that start with `time=`; its other sections are structure and are passed over.
+public struct UsageStatsReader: Sendable {
+    public let user: String
+    public let offset: UTCOffsetRule
+    private var csvColumns: (time: Int, package: Int, type: Int)?
+    private var sawFirstLine = false
+
+    public init(user: String, offset: UTCOffsetRule) throws(ImportProblem) {
+        self.user = try ImportFields.name(user, "user")
+        self.offset = offset
+    }
+
+    /// Reads one line of the file.
+    public mutating func read(_ line: Substring, into log: inout ImportedLog) throws(ImportProblem) {
+        let text = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
+        defer { if !text.isEmpty { sawFirstLine = true } }
+        if text.isEmpty { return }
+        if !sawFirstLine, text.contains(","), !text.contains("="), text.first?.isLetter == true {
+            return try readHeader(text)
+        }
+        if let columns = csvColumns {
+            let f = try CSVFields.split(text)
+            guard f.count > max(columns.time, columns.package, columns.type) else {
+                throw ImportProblem("missing field", "expected at least \(max(columns.time, columns.package, columns.type) + 1) fields, got \(f.count)")
+            }
+            let millis = try ImportFields.epochMillis(f[columns.time], "timestamp")
+            let type = f[columns.type].allSatisfy(\.isNumber) ? try Self.typeName(code: f[columns.type]) : f[columns.type]
+            return try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: f[columns.package], into: &log)
+        }
+        guard text.hasPrefix("time=") else { return }
+        let pairs = try Self.pairs(text)
+        guard let time = pairs["time"], let type = pairs["type"], let package = pairs["package"] else {
+            throw ImportProblem("missing field", "an event line needs time=, type= and package=")
+        }
+        if time.allSatisfy(\.isNumber) {
+            let millis = try ImportFields.epochMillis(time, "time")
+            try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: package, into: &log)
+        } else {
+            let (millis, minutes) = offset.utc(fromLocal: try ImportFields.wallClock(time))
+            guard InputBounds.timestamps.contains(millis) else { throw ImportProblem("bad time", "time '\(time)' is outside 1970 to 2100") }
+            try add(millis: millis, offsetMinutes: minutes, type: type, package: package, into: &log)
+        }
+    }
+
+    private mutating func readHeader(_ text: Substring) throws(ImportProblem) {
+        let names = try CSVFields.split(text).map { $0.lowercased() }
+        func column(_ options: [String]) -> Int? { names.firstIndex { options.contains($0) } }
+        guard let time = column(["timestamp", "time", "time_ms", "timestamp_ms"]),
+              let package = column(["package", "package_name", "packagename"]),
+              let type = column(["event_type", "eventtype", "type"]) else {
+            throw ImportProblem("bad header", "an export's header needs timestamp, package and event_type columns, got '\(InputBounds.printable(String(text)))'")
+        }
+        csvColumns = (time, package, type)
+    }
+
+    private func add(millis: Int64, offsetMinutes: Int, type: String, package: String, into log: inout ImportedLog) throws(ImportProblem) {
+        guard let role = Self.roles[type] else {
+            throw ImportProblem("unknown event type", "unknown usage event type '\(InputBounds.printable(type))'")
+        }
+        let kind: ImportedRow.Kind
+        switch role {
+        case .foreground: kind = .foreground(app: try ImportFields.name(package, "package"))
+        case .screenOn: kind = .event(.screenOn, app: "", value: "")
+        case .screenOff: kind = .event(.screenOff, app: "", value: "")
+        case .ignored: log.ignore("usage event \(type)"); return
+        }
+        log.append(ImportedRow(user: user, millis: millis, offsetMinutes: offsetMinutes, kind: kind))
+    }
+
+    /// `key=value` pairs of a dump line; a value is quoted (`"…"`) or runs to the next space.
+    static func pairs(_ text: Substring) throws(ImportProblem) -> [String: String] {
+        var out: [String: String] = [:]
+        var rest = text[...]
+        while !rest.isEmpty {
+            rest = rest.drop { $0 == " " }
+            guard let eq = rest.firstIndex(of: "=") else { break }
+            let key = String(rest[..<eq])
+            rest = rest[rest.index(after: eq)...]
+            if rest.first == "\"" {
+                rest = rest.dropFirst()
+                guard let close = rest.firstIndex(of: "\"") else { throw ImportProblem("malformed", "a quoted value of \(key)= is not closed") }
+                out[key] = String(rest[..<close])
+                rest = rest[rest.index(after: close)...]
+            } else {
+                let end = rest.firstIndex(of: " ") ?? rest.endIndex
+                out[key] = String(rest[..<end])
+                rest = rest[end...]
+            }
+        }
+        return out
+    }
+
+    static func typeName(code: String) throws(ImportProblem) -> String {
+        guard code.utf8.count <= 3, let n = Int(code), codes.indices.contains(n) else {
+            throw ImportProblem("unknown event type", "unknown usage event type code '\(InputBounds.printable(code))'")
+        }
+        return codes[n]
+    }
+
+    enum Role { case foreground, screenOn, screenOff, ignored }
+
+    /// `UsageEvents.Event` type codes, 0 to 31, by their names in the dump.
+    static let codes = [
+        "NONE", "ACTIVITY_RESUMED", "ACTIVITY_PAUSED", "END_OF_DAY", "CONTINUE_PREVIOUS_DAY", "CONFIGURATION_CHANGE",
+        "SYSTEM_INTERACTION", "USER_INTERACTION", "SHORTCUT_INVOCATION", "CHOOSER_ACTION", "NOTIFICATION_SEEN",
+        "STANDBY_BUCKET_CHANGED", "NOTIFICATION_INTERRUPTION", "SLICE_PINNED_PRIV", "SLICE_PINNED", "SCREEN_INTERACTIVE",
+        "SCREEN_NON_INTERACTIVE", "KEYGUARD_SHOWN", "KEYGUARD_HIDDEN", "FOREGROUND_SERVICE_START", "FOREGROUND_SERVICE_STOP",
+        "CONTINUING_FOREGROUND_SERVICE", "ROLLOVER_FOREGROUND_SERVICE", "ACTIVITY_STOPPED", "ACTIVITY_DESTROYED",
+        "FLUSH_TO_DISK", "DEVICE_SHUTDOWN", "DEVICE_STARTUP", "USER_UNLOCKED", "USER_STOPPED", "LOCUS_ID_SET",
+        "APP_COMPONENT_USED",
+    ]
+
+    /// What each known type becomes; the names before Android 10 (`MOVE_TO_FOREGROUND`) too.
+    static let roles: [String: Role] = {
+        var roles = Dictionary(uniqueKeysWithValues: codes.map { ($0, Role.ignored) })
+        roles["ACTIVITY_RESUMED"] = .foreground
+        roles["MOVE_TO_FOREGROUND"] = .foreground
+        roles["MOVE_TO_BACKGROUND"] = .ignored
+        roles["SCREEN_INTERACTIVE"] = .screenOn
+        roles["SCREEN_NON_INTERACTIVE"] = .screenOff
+        return roles
+    }()
+}
