@@ -31,7 +31,7 @@ struct LogFileOptions: ParsableArguments {
 
 /// The scenario and seed: what a replay, a plan and the service must agree on.
 struct ScenarioOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Scenario file (JSON); DESIGN.md's defaults when omitted.", valueName: "file"))
+    @Option(help: ArgumentHelp("Scenario file (JSON); the defaults of docs/formats.md when omitted.", valueName: "file"))
     var scenario: String?
 
     @Option(help: "A seed for repeatable random draws (fetch outcomes, content updates).")
@@ -86,7 +86,11 @@ struct RunOptions: ParsableArguments {
 
     var workers: Int { max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount) }
 
+    @Option(help: ArgumentHelp("How long an exec: policy's process may take to answer one decision point, in seconds (1 to 3600).", valueName: "seconds"))
+    var execTimeout: Int = 30
+
     func validate() throws {
+        if !(1...3600).contains(execTimeout) { throw ValidationError("--exec-timeout must be 1 to 3600 seconds") }
         // Each worker is a thread with its own queue: a count from outside is bounded first.
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1 to 256") }
         if let shard, UserShard(shard) == nil {

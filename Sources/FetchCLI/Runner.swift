@@ -18,9 +18,28 @@ struct Runner {
 
     /// Replays every policy over the input, in one pass. `sinks` gives the trace sink of the
     /// replay of each policy (by index), `tap` sees every event read.
+    /// The processes of `exec:` policies are ended after the pass, whatever happened; the first
+    /// that failed fails the run.
     func replay(_ policies: [any FetchPolicy],
                 sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)? = nil,
                 tap: ((UsageEvent, NameTable) -> Void)? = nil) throws -> [ReplayResult] {
+        let peers = policies.compactMap { ($0 as? ExecPolicy)?.peer as? ProcessPeer }
+        let clock = ContinuousClock(), started = clock.now
+        let result = Result { try replayAll(policies, sinks: sinks, tap: tap) }
+        let failures = peers.compactMap { $0.finish() }
+        if let failure = failures.first { throw CLIError(failure) }
+        if run.timing {
+            let seconds = Self.seconds(clock.now - started)
+            for p in peers {
+                printError("exec:\(p.command): \(p.answers) decision points answered, \(p.told) events sent in \(String(format: "%.2f", seconds)) s: \(Int(Double(p.answers) / seconds)) decision points/s")
+            }
+        }
+        return try result.get()
+    }
+
+    private func replayAll(_ policies: [any FetchPolicy],
+                           sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)?,
+                           tap: ((UsageEvent, NameTable) -> Void)?) throws -> [ReplayResult] {
         let scenario = scenario.scenario
         let clock = ContinuousClock()
         let started = clock.now
@@ -96,9 +115,10 @@ struct TappedSource<S: UsageEventSource>: UsageEventSource {
     }
 }
 
-func parsePolicies(_ text: String) throws -> [any FetchPolicy] {
+/// The policies of a comma-separated list; an `exec:` policy's process is started here.
+func parsePolicies(_ text: String, run: RunOptions) throws -> [any FetchPolicy] {
     try text.split(separator: ",").map { name in
-        guard let p = PolicySpec.parse(String(name)) else {
+        guard let p = try PolicySpec.parse(String(name), launch: { try ProcessPeer(command: $0, timeoutSeconds: run.execTimeout) }) else {
             throw CLIError("unknown policy '\(name)' (known: \(PolicySpec.known.joined(separator: ", ")))")
         }
         return p

@@ -132,7 +132,7 @@ struct CommandTests {
         #expect(FileManager.default.contents(atPath: out) == FileManager.default.contents(atPath: Self.sample))
     }
 
-    @Test func theBundledDefaultScenarioIsDESIGNsDefaults() throws {
+    @Test func theBundledDefaultScenarioIsTheDocumentedDefaults() throws {
         let bytes = try #require(FileManager.default.contents(atPath: Self.scenario))
         #expect(try Scenario.parse(json: Array(bytes)) == .default)
     }

@@ -2,7 +2,7 @@ import FetchCore
 import FetchTesting
 import Testing
 
-/// The freshness metric on small logs computed by hand (DESIGN.md "Freshness").
+/// The freshness metric on small logs computed by hand (docs/metrics.md, "Freshness").
 struct FreshnessTests {
     /// Fetches that always take exactly `seconds` and never fail, on a 30-minute window.
     static func scenario(fetchSeconds: Double = 2, content: ContentModel = .window(30 * Millis.minute)) -> Scenario {

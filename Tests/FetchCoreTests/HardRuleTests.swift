@@ -2,7 +2,7 @@ import FetchCore
 import FetchTesting
 import Testing
 
-/// DESIGN.md's five hard rules hold over many random logs whatever a policy asks; the check
+/// The five hard rules of docs/hard-rules.md hold over many random logs whatever a policy asks; the check
 /// here rebuilds every fact from the log and the trace, independently of the engine's audit.
 struct HardRuleTests {
     static let policies: [String] = ["greedy", "random", "fixed:15m", "fixed:1m", "oracle", "oracle:opens", "none", "adaptive", "ios", "android",

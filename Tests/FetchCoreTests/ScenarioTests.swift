@@ -4,7 +4,7 @@ import Testing
 struct ScenarioTests {
     func parse(_ json: String) throws(ScenarioError) -> Scenario { try Scenario.parse(json: Array(json.utf8)) }
 
-    @Test func anEmptyScenarioIsDESIGNsDefaults() throws {
+    @Test func anEmptyScenarioIsTheDocumentedDefaults() throws {
         let s = try parse("{}")
         #expect(s == .default)
         #expect(s.energyBudgetMicroJ == 864_000_000)  // 2% of 12 Wh

@@ -28,7 +28,7 @@ struct BenchCommand: ParsableCommand {
     var day: String?
 
     func run() throws {
-        var list = try parsePolicies(policies)
+        var list = try parsePolicies(policies, run: runOptions)
         if frontier {
             for name in Frontier.sweeps.flatMap(\.policies) + Frontier.references where !list.contains(where: { $0.name == name }) {
                 list.append(PolicySpec.parse(name)!)

@@ -20,7 +20,7 @@ struct ReplayCommand: ParsableCommand {
     var trace: String?
 
     func run() throws {
-        let policies = try parsePolicies(policy)
+        let policies = try parsePolicies(policy, run: runOptions)
         guard policies.count == 1 else { throw CLIError("replay takes one policy; use 'fetchsched bench' for several") }
         let file = try trace.map { try AtomicFile(path: $0) }
         let runner = try Runner(input: input, run: runOptions)

@@ -1,5 +1,5 @@
 /// A policy family's curve of rescued opens against energy, to compare policies at equal energy
-/// (DESIGN.md "Freshness"): `adaptive:<price>` over prices, `fixed:<d>` over intervals.
+/// (docs/metrics.md, "Comparing at equal energy"): `adaptive:<price>` over prices, `fixed:<d>` over intervals.
 ///
 /// The curve is the upper envelope of the family's points, starting at no energy and no rescue;
 /// it is read by linear interpolation between neighbouring points, and past its last point it

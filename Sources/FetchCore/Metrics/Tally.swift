@@ -18,7 +18,7 @@ public struct Tally: Equatable, Sendable, Codable {
     /// Hard-rule violations found by the engine's own audit, indexed by ``HardRule`` raw value.
     public var violations = SIMD8<Int64>()
     public var staleness = StalenessHistogram()
-    /// Pushes (DESIGN.md "The other background paths"): received by kind, and what became of
+    /// Pushes (docs/background-paths.md): received by kind, and what became of
     /// the silent ones. silent = deliveredNow + held; held = deliveredLate + undelivered.
     public var pushes = PushTally()
     /// Location wakes and background transfers.

@@ -1,4 +1,4 @@
-/// How an app's content changes on its server (DESIGN.md "Freshness").
+/// How an app's content changes on its server (docs/metrics.md, "Freshness").
 public enum ContentModel: Hashable, Sendable, CustomStringConvertible {
     /// Content is updated continuously: fresh means refreshed within this many milliseconds.
     case window(Int64)

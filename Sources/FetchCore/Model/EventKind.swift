@@ -1,4 +1,4 @@
-/// The kinds of usage-log events of DESIGN.md "Inputs".
+/// The kinds of usage-log events (docs/formats.md).
 public enum EventKind: UInt8, CaseIterable, Sendable {
     case network, battery, lowPower, plugged, unplugged, screenOn, push, location, open, screenOff
 

@@ -1,4 +1,4 @@
-/// An app's background fetch interval (DESIGN.md): never, minimum, or a custom minimum gap.
+/// An app's background fetch interval (docs/vocabulary.md): never, minimum, or a custom minimum gap.
 public enum FetchInterval: Hashable, Sendable, CustomStringConvertible {
     /// No background fetch at all (the iOS default).
     case never

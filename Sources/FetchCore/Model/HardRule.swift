@@ -1,4 +1,4 @@
-/// The five hard rules of DESIGN.md, which the engine enforces whatever a policy asks.
+/// The five hard rules of docs/hard-rules.md, which the engine enforces whatever a policy asks.
 public enum HardRule: Int, CaseIterable, Sendable {
     /// 1. An app whose interval is `never` is never fetched.
     case never

@@ -33,6 +33,8 @@ public enum PolicySpec {
         Entry(name: "oracle:opens", summary: "knows the future opens, not the draws: the bound for prediction alone") {
             $0 == "oracle:opens" ? OraclePolicy(knowsDraws: false) : nil
         },
+        // Made by `parse(_:launch:)` only: a process is started by the caller that may start one.
+        Entry(name: "exec:<command>", summary: "your own policy: a process speaking JSON Lines (docs/policies.md)") { _ in nil },
     ]
 
     /// The registered names, in order.
@@ -41,7 +43,12 @@ public enum PolicySpec {
     /// One line per policy, for `--help`.
     public static let helpText = registry.map { "\($0.name): \($0.summary)" }.joined(separator: "; ")
 
-    public static func parse(_ text: String) -> (any FetchPolicy)? {
+    /// The policy a name makes; `exec:<command>` only with `launch`, which starts the process
+    /// (the service passes none, so a request can never start one).
+    public static func parse(_ text: String, launch: ((String) throws -> any PolicyPeer)? = nil) rethrows -> (any FetchPolicy)? {
+        if let command = ExecPolicy.command(in: text) {
+            return try launch.map { ExecPolicy(command: command, peer: try $0(command)) }
+        }
         for entry in registry {
             if let p = entry.make(text) { return p }
         }

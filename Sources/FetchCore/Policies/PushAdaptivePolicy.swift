@@ -1,4 +1,4 @@
-/// Plans silent pushes from the app's server (DESIGN.md "Remote notifications"): the server
+/// Plans silent pushes from the app's server (docs/background-paths.md): the server
 /// knows when its content changes, so at each update of an `updates` app it asks whether a
 /// push now is worth it for this user — the user's predicted opens before the next update,
 /// against a fetch's cost and the push's place in the hourly rate limit.

@@ -1,4 +1,4 @@
-/// How much energy a fetch costs (DESIGN.md "Energy model defaults").
+/// How much energy a fetch costs (docs/energy-model.md).
 ///
 /// A fetch pays its radio's wake-up and tail unless it starts while the radio is already
 /// awake on the same network (a wake under way, which it shares), about `processingWatts` for

@@ -6,7 +6,7 @@ import Foundation
 
 extension Scenario {
     /// Reads a scenario file's JSON. Every field is optional and falls back to `base`
-    /// (DESIGN.md's defaults); unknown fields and invalid values are errors naming the field.
+    /// (the defaults of docs/formats.md); unknown fields and invalid values are errors naming the field.
     public static func parse(json bytes: [UInt8], base: Scenario = .default) throws(ScenarioError) -> Scenario {
         let root: JSONValue
         do {

@@ -1,5 +1,5 @@
 /// The defaults a usage log does not carry: energy model, budgets, and per app the fetch
-/// interval, content model and fetch profile (DESIGN.md "Inputs").
+/// interval, content model and fetch profile (docs/formats.md, "Scenarios").
 public struct Scenario: Hashable, Sendable {
     public var batteryWh: Double
     public var energy: EnergyModel
@@ -34,7 +34,7 @@ public struct Scenario: Hashable, Sendable {
 
     public func settings(forApp name: String) -> AppSettings { apps[name] ?? defaultApp }
 
-    /// The defaults of docs/scenarios.md; `data/scenarios/default.json` says the same.
+    /// The defaults of docs/energy-model.md and data/scenarios/README.md; `data/scenarios/default.json` says the same.
     public static let `default` = Scenario(
         batteryWh: 12,
         energy: EnergyModel(

@@ -19,6 +19,6 @@ public enum Millis {
     public static let minute: Int64 = 60_000
     public static let hour: Int64 = 3_600_000
     public static let day: Int64 = 86_400_000
-    /// The completion deadline of a background fetch (DESIGN.md, hard rule 3).
+    /// The completion deadline of a background fetch (docs/hard-rules.md, rule 3).
     public static let deadline: Int64 = 30_000
 }

@@ -34,7 +34,7 @@ extension UserSimulator {
         state.radio.stayAwake(on: network, through: state.now + runMs + run.scenario.energy.radio(network).tail)
     }
 
-    /// The rule a request breaks, in the order of DESIGN.md, or nil when it may run.
+    /// The rule a request breaks, in the order of docs/hard-rules.md, or nil when it may run.
     ///
     /// The budget check reserves the worst case (a fetch that runs to its deadline and moves its
     /// full payload), since the system cannot know in advance how long a fetch will take.
