@@ -9,8 +9,15 @@ public final class Replay<P: FetchPolicy> {
     private var simulators: [UserSimulator<P>?] = []
     private var events = 0
 
+    /// A replay of every user of a log under one policy.
+    ///
     /// - Parameters:
-    ///   - users, apps: the name tables the event source fills as it reads.
+    ///   - policy: the policy every user is replayed under.
+    ///   - scenario: the settings the log does not carry.
+    ///   - seed: the seed of every random draw.
+    ///   - users: the user name table the event source fills as it reads.
+    ///   - apps: the app name table the event source fills as it reads.
+    ///   - trace: where each fetch and refusal is written, if anywhere.
     public init(policy: P, scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable,
                 trace: (any TraceSink)? = nil) {
         self.policy = policy

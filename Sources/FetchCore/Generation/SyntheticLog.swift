@@ -1,6 +1,6 @@
 /// Synthetic users with known habits, for tests, benchmarks and the bundled sample.
 ///
-/// Each user is a ``Persona`` drawn from the seed: a morning checker, an hourly checker, a
+/// Each user is a `Persona` drawn from the seed: a morning checker, an hourly checker, a
 /// commuter, an evening reader, a weekend shift, some with a habit that moves half-way, with
 /// bursts of re-opens, screen_on shortly before each session, charging at night, Wi-Fi at home
 /// and work and cellular between. Days are produced one at a time, every user's events of that
@@ -9,7 +9,7 @@ public struct SyntheticLog {
     public let users: Int
     public let days: Int
     public let seed: UInt64
-    /// Whether app servers send pushes (see ``Persona`` pushes): alert and silent ones.
+    /// Whether app servers send pushes (see `Persona` pushes): alert and silent ones.
     public let pushes: Bool
     /// Whether the log has `location` events: one a minute after each move onto cellular
     /// (leaving home or work), derived from the network events so nothing else changes.

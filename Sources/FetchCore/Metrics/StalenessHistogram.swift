@@ -10,7 +10,7 @@ public struct StalenessHistogram: Equatable, Sendable, Codable {
     public init() {}
 
     /// Reads a histogram written by `encode(to:)` (a shard report): every bucket must be one
-    /// ``bucket(_:)`` can give, and the count the sum of the buckets.
+    /// `bucket(_:)` can give, and the count the sum of the buckets.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         buckets = try c.decode([Int32: Int64].self, forKey: .buckets)

@@ -7,7 +7,9 @@ public struct FixedPolicy: FetchPolicy {
     public let period: Int64
     public let name: String
 
-    /// - Parameter name: the name as the user wrote it (`fixed:60m`), else the shortest form.
+    /// - Parameters:
+    ///   - period: milliseconds between two rounds of fetches, above 0.
+    ///   - name: the name as the user wrote it (`fixed:60m`), else the shortest form.
     public init(period: Int64, name: String? = nil) {
         precondition(period > 0)
         self.period = period
