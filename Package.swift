@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "FetchAPI", targets: ["FetchAPI"]),
         .library(name: "FetchServer", targets: ["FetchServer"]),
         .library(name: "FetchCLI", targets: ["FetchCLI"]),
+        .library(name: "FetchClient", targets: ["FetchClient"]),
         .library(name: "FetchTesting", targets: ["FetchTesting"]),
         .library(name: "FetchPostgresTesting", targets: ["FetchPostgresTesting"]),
         .executable(name: "fetchsched", targets: ["fetchsched"]),
@@ -33,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // `swift package generate-documentation --target FetchCore` (the DocC catalog in FetchCore.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -86,6 +90,18 @@ let package = Package(
             ],
             resources: [.copy("openapi.json")]
         ),
+        // A typed Swift client of the service. `Generated/` is swift-openapi-generator's output for
+        // Sources/FetchServer/openapi.json, committed (scripts/openapi/generate.sh writes it, and
+        // CI checks it is current), so that building the client never compiles the generator.
+        .target(
+            name: "FetchClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // The command line, as a library so tests can drive it.
         .target(
             name: "FetchCLI",
@@ -109,7 +125,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "FetchServerTests", dependencies: [
-            "FetchServer", "FetchCore", "FetchStore", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
+            "FetchServer", "FetchClient", "FetchCore", "FetchStore", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "GRDB", package: "GRDB.swift"),
