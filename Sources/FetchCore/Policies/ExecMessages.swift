@@ -12,7 +12,15 @@ enum ExecMessages {
     }
 
     static func event(_ e: UsageEvent, user: String, app: String) -> String {
-        "{\"type\":\"event\",\"user\":\(string(user)),\"t\":\(e.time.millis),\"offsetMinutes\":\(e.offsetMinutes),\"event\":\"\(e.kind.logName)\",\"app\":\(string(app)),\"value\":\(value(e))}"
+        var j = JSONLine(capacity: 160)
+        j.raw("{\"type\":\"event\",\"user\":"); j.string(user)
+        j.raw(",\"t\":"); j.int(e.time.millis)
+        j.raw(",\"offsetMinutes\":"); j.int(e.offsetMinutes)
+        j.raw(",\"event\":"); j.string(e.kind.logName)
+        j.raw(",\"app\":"); j.string(app)
+        j.raw(",\"value\":"); j.json(value(e))
+        j.raw("}")
+        return j.text
     }
 
     static func value(_ e: UsageEvent) -> String {
@@ -26,42 +34,47 @@ enum ExecMessages {
     }
 
     static func decide(_ point: DecisionPoint, view: UserView, user: String, apps names: NameTable) -> String {
-        let (kind, detail): (String, String) = switch point {
-        case .tick: ("tick", "")
-        case .timer: ("timer", "")
-        case .wake(let k): ("wake", ",\"wake\":\"\(k.logName)\"")
-        case .open(let app): ("open", ",\"app\":\(string(names[app]))")
-        case .contentUpdate(let app): ("update", ",\"app\":\(string(names[app]))")
+        var j = JSONLine(capacity: 320 + 256 * view.apps.count)
+        j.raw("{\"type\":\"decide\",\"user\":"); j.string(user)
+        j.raw(",\"t\":"); j.int(view.now.millis)
+        j.raw(",\"offsetMinutes\":"); j.int(view.offsetMinutes)
+        switch point {
+        case .tick: j.raw(",\"point\":\"tick\"")
+        case .timer: j.raw(",\"point\":\"timer\"")
+        case .wake(let k): j.raw(",\"point\":\"wake\",\"wake\":"); j.string(k.logName)
+        case .open(let app): j.raw(",\"point\":\"open\",\"app\":"); j.string(names[app])
+        case .contentUpdate(let app): j.raw(",\"point\":\"update\",\"app\":"); j.string(names[app])
         }
         let c = view.context
-        var out = "{\"type\":\"decide\",\"user\":\(string(user)),\"t\":\(view.now.millis),\"offsetMinutes\":\(view.offsetMinutes),\"point\":\"\(kind)\"\(detail)"
-        out += ",\"context\":{\"battery\":\(c.batteryLevel),\"charging\":\(c.charging),\"network\":\"\(c.network.logName)\",\"lowPower\":\(c.lowPower),\"screenOn\":\(c.screenOn.map { "\($0)" } ?? "null")}"
-        out += ",\"budgets\":{\"energyLeftJoules\":\(joules(view.energyBudget - view.energyUsedToday)),\"cellularLeftBytes\":\(view.cellularBudget - view.cellularUsedToday),\"dayEnd\":\(view.dayEnd)}"
-        out += ",\"apps\":["
+        j.raw(",\"context\":{\"battery\":"); j.int(c.batteryLevel)
+        j.raw(",\"charging\":"); j.bool(c.charging)
+        j.raw(",\"network\":"); j.string(c.network.logName)
+        j.raw(",\"lowPower\":"); j.bool(c.lowPower)
+        j.raw(",\"screenOn\":"); if let on = c.screenOn { j.bool(on) } else { j.raw("null") }
+        j.raw("},\"budgets\":{\"energyLeftJoules\":")
+        j.json(joules(view.energyBudget - view.energyUsedToday))
+        j.raw(",\"cellularLeftBytes\":"); j.int(view.cellularBudget - view.cellularUsedToday)
+        j.raw(",\"dayEnd\":"); j.int(view.dayEnd)
+        j.raw("},\"apps\":[")
         for (i, a) in view.apps.enumerated() {
-            if i > 0 { out += "," }
-            out += "{\"app\":\(string(names[a.id])),\"interval\":\"\(a.settings.interval.description)\",\"inFlight\":\(a.inFlight)"
-            out += ",\"lastFetch\":\(time(a.lastFetchStart)),\"lastRefresh\":\(time(a.refreshedAt)),\"lastOpen\":\(time(a.lastOpen))"
-            out += ",\"opens\":\(a.opens),\"fetches\":\(a.fetches),\"newData\":\(a.newData),\"noData\":\(a.noData),\"failed\":\(a.failed),\"terminated\":\(a.terminated)}"
+            if i > 0 { j.raw(",") }
+            j.raw("{\"app\":"); j.string(names[a.id])
+            j.raw(",\"interval\":"); j.string(a.settings.interval.description)
+            j.raw(",\"inFlight\":"); j.bool(a.inFlight)
+            j.raw(",\"lastFetch\":"); j.time(a.lastFetchStart)
+            j.raw(",\"lastRefresh\":"); j.time(a.refreshedAt)
+            j.raw(",\"lastOpen\":"); j.time(a.lastOpen)
+            j.raw(",\"opens\":"); j.int(a.opens)
+            j.raw(",\"fetches\":"); j.int(a.fetches)
+            j.raw(",\"newData\":"); j.int(a.newData)
+            j.raw(",\"noData\":"); j.int(a.noData)
+            j.raw(",\"failed\":"); j.int(a.failed)
+            j.raw(",\"terminated\":"); j.int(a.terminated)
+            j.raw("}")
         }
-        return out + "]}"
+        j.raw("]}")
+        return j.text
     }
-
-    static func time(_ t: Int64) -> String { t == .min ? "null" : "\(t)" }
 
     static func joules(_ microJ: Int64) -> String { "\(Double(microJ) / 1_000_000)" }
-
-    /// A JSON string: quotes, backslashes and control characters escaped.
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where u.value < 0x20: out += "\\u00" + (u.value < 0x10 ? "0" : "") + String(u.value, radix: 16)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
 }

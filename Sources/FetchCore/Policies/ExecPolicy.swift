@@ -67,7 +67,7 @@ public struct ExecPolicy: FetchPolicy {
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
         guard let names, state.user >= 0 else { return }
         let request = ExecMessages.decide(point, view: view, user: names.users[state.user], apps: names.apps)
-        guard let answer = peer.ask(request) else { return }
+        guard let answer = peer.ask(request), answer != "{}" else { return }  // nothing to do: the common answer
         do {
             let parsed = try JSONDecoder().decode(ExecMessages.Answer.self, from: Data(answer.utf8))
             for app in parsed.fetch ?? [] {
