@@ -16,6 +16,8 @@ final class ProcessPeer: PolicyPeer, @unchecked Sendable {
     private let timeoutMs: Int32
     private var outgoing: [UInt8] = []
     private var incoming: [UInt8] = []
+    /// Reused for every read: an answer is read per decision point.
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var failure: String?
     /// Decision points answered and events sent, for `--timing`.
     private(set) var answers = 0
@@ -106,7 +108,6 @@ final class ProcessPeer: PolicyPeer, @unchecked Sendable {
     }
 
     private func readLine() -> String? {
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             if let nl = incoming.firstIndex(of: 10) {
                 let line = incoming[..<nl]

@@ -59,7 +59,7 @@ public struct AwareReader: Sendable {
         if table == .timezone {
             let id = try field("timezone_id")
             guard id.utf8.count <= 64, let rule = zone(id) else { throw ImportProblem("unknown time zone", "unknown time zone '\(InputBounds.printable(id))'") }
-            zones[device, default: []].append((millis, rule))
+            addZone(rule, from: millis, device: device)
             return
         }
         let minutes = try offsetMinutes(device: device, at: millis)
@@ -107,11 +107,27 @@ public struct AwareReader: Sendable {
         }
     }
 
+    /// Keeps a device's timezone changes in time order whatever the table's order, so that
+    /// `offsetMinutes` can binary-search them; a table in order appends.
+    private mutating func addZone(_ rule: UTCOffsetRule, from millis: Int64, device: String) {
+        var changes = zones.removeValue(forKey: device) ?? []
+        if let last = changes.last, last.from > millis {
+            let at = changes.firstIndex { $0.from > millis } ?? changes.endIndex
+            changes.insert((millis, rule), at: at)
+        } else {
+            changes.append((millis, rule))
+        }
+        zones[device] = changes
+    }
+
     /// The device's offset from the timezone table (the latest change before the row, else its
     /// first), else the one given for all.
     private func offsetMinutes(device: String, at millis: Int64) throws(ImportProblem) -> Int {
         if let changes = zones[device], let first = changes.first {
-            let rule = changes.filter { $0.from <= millis }.max { $0.from < $1.from }?.rule ?? first.rule
+            // Changes are kept in time order (see `read`): the last one at or before the row.
+            var low = 0, high = changes.count
+            while low < high { let mid = (low + high) / 2; if changes[mid].from <= millis { low = mid + 1 } else { high = mid } }
+            let rule = low > 0 ? changes[low - 1].rule : first.rule
             return rule.offsetAt(millis)
         }
         if let offset { return offset.offsetAt(millis) }

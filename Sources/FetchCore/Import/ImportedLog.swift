@@ -14,9 +14,11 @@ public struct ImportedLog: Sendable {
     /// The canonical log: header, then each user's events in time order (users by name),
     /// with the foreground rules applied and exact duplicates removed.
     public mutating func canonical(rules: ForegroundRules) -> (text: [String], events: Int) {
-        var sorted = rows.enumerated().sorted { a, b in
-            (a.element.user, a.element.millis, a.element.sortKey, a.offset) < (b.element.user, b.element.millis, b.element.sortKey, b.offset)
-        }.map(\.element)
+        // Each row's key is built once, not at every comparison.
+        let keys = rows.map(\.sortKey)
+        var sorted = rows.indices.sorted { a, b in
+            (rows[a].user, rows[a].millis, keys[a], a) < (rows[b].user, rows[b].millis, keys[b], b)
+        }.map { rows[$0] }
         var unique: [ImportedRow] = []
         unique.reserveCapacity(sorted.count)
         for row in sorted {
