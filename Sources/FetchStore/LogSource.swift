@@ -14,6 +14,8 @@ public struct LogSource: UsageEventSource {
     /// Rows read, skipped ones included.
     public private(set) var rows = 0
     private var files: [LogFileSource] = []
+    /// The file when there is one: read without the merge (and without retaining it per row).
+    private let onlyFile: LogFileSource?
     private var heads = Heap<Head>()
     private var lastTime: [Int64] = []
     private var primed = false
@@ -32,27 +34,50 @@ public struct LogSource: UsageEventSource {
         self.skipInvalid = skipInvalid
         let decoder = RowDecoder(users: users, apps: apps)
         for p in paths { files.append(try LogFileSource(path: p, decoder: decoder)) }
+        onlyFile = files.count == 1 ? files[0] : nil
     }
 
     public mutating func next() throws -> UsageEvent? {
+        if let f = onlyFile { return try next(only: f) }
         if !primed {
             primed = true
             for i in files.indices { try pull(i) }
         }
         while let head = heads.popMin() {
             try pull(head.file)
-            let e = head.event
-            let u = Int(e.user)
-            if u >= lastTime.count { lastTime.append(contentsOf: repeatElement(Int64.min, count: u - lastTime.count + 1)) }
-            if e.time.millis < lastTime[u] {
-                let problem = RowProblem(.outOfOrder, "event at \(LocalTime.isoText(e.time.millis, offsetMinutes: Int(e.offsetMinutes))) for user '\(users[e.user])' comes before one already read (\(LocalTime.isoText(lastTime[u], offsetMinutes: Int(e.offsetMinutes)))): each file must be in time order per user")
-                try reject(problem, file: head.file, line: head.line)
-                continue
-            }
-            lastTime[u] = e.time.millis
-            return e
+            if try inOrder(head.event, file: head.file, line: head.line) { return head.event }
         }
         return nil
+    }
+
+    /// One file needs no merge: its rows are taken as read, without the heap.
+    private mutating func next(only f: LogFileSource) throws -> UsageEvent? {
+        while true {
+            let event: UsageEvent?
+            do {
+                event = try f.next()
+            } catch {
+                rows += 1
+                try reject(error, file: 0, line: f.line)
+                continue
+            }
+            guard let e = event else { return nil }
+            rows += 1
+            if try inOrder(e, file: 0, line: f.line) { return e }
+        }
+    }
+
+    /// Whether `e` comes at or after its user's last event (else it is rejected).
+    private mutating func inOrder(_ e: UsageEvent, file: Int, line: Int) throws -> Bool {
+        let u = Int(e.user)
+        if u >= lastTime.count { lastTime.append(contentsOf: repeatElement(Int64.min, count: u - lastTime.count + 1)) }
+        if e.time.millis < lastTime[u] {
+            let problem = RowProblem(.outOfOrder, "event at \(LocalTime.isoText(e.time.millis, offsetMinutes: Int(e.offsetMinutes))) for user '\(users[e.user])' comes before one already read (\(LocalTime.isoText(lastTime[u], offsetMinutes: Int(e.offsetMinutes)))): each file must be in time order per user")
+            try reject(problem, file: file, line: line)
+            return false
+        }
+        lastTime[u] = e.time.millis
+        return true
     }
 
     /// Reads the next good event of file `i` into the heap.

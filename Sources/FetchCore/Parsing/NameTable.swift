@@ -5,6 +5,9 @@
 public final class NameTable {
     public private(set) var names: [String] = []
     private var ids: [String: Int32] = [:]
+    /// Byte spellings already met, in front of `ids`, so a log row's name is found without
+    /// making a `String` (see ``existingID(bytes:)``).
+    private let spellings = ByteIndex()
 
     public init() {}
 
@@ -19,12 +22,25 @@ public final class NameTable {
     }
 
     /// The id of a name given as UTF-8 bytes.
-    @inlinable
     public func id(bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-        id(String(decoding: bytes, as: UTF8.self))
+        if let id = spellings.find(bytes) { return id }
+        let id = id(String(decoding: bytes, as: UTF8.self))
+        spellings.insert(bytes, id: id)
+        return id
     }
 
     public func existingID(_ name: String) -> Int32? { ids[name] }
+
+    /// The id of a name given as UTF-8 bytes, if it has one.
+    ///
+    /// Two spellings can be one name (invalid UTF-8 is repaired the same way), so a spelling
+    /// not met before is looked up as text and then remembered.
+    public func existingID(bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        if let id = spellings.find(bytes) { return id }
+        guard let id = ids[String(decoding: bytes, as: UTF8.self)] else { return nil }
+        spellings.insert(bytes, id: id)
+        return id
+    }
 
     public subscript(id: Int32) -> String { names[Int(id)] }
 }

@@ -35,10 +35,9 @@ public struct RowDecoder {
     /// The id of a name, checked against ``InputBounds`` when first seen: a table holds only
     /// good names, so a name met again needs no second look (this runs on every row).
     static func intern(_ name: Field, in table: NameTable, field: String) throws(RowProblem) -> Int32 {
-        let text = String(decoding: name, as: UTF8.self)
-        if let id = table.existingID(text) { return id }
+        if let id = table.existingID(bytes: name) { return id }
         if let problem = InputBounds.nameProblem(name) { throw RowProblem(.badValue, "field '\(field)' \(problem)", field: field) }
-        return table.id(text)
+        return table.id(bytes: name)
     }
 
     /// Decodes five fields held as byte arrays (quoted CSV fields, JSON Lines values).
@@ -56,11 +55,24 @@ public struct RowDecoder {
         }
     }
 
-    static let kinds = EventKind.allCases.map { (Array($0.logName.utf8), $0) }
-
+    /// The event kind a field names: the length and first byte pick the one candidate, as
+    /// this runs on every row (a loop over every kind's name showed in profiles).
     static func kind(_ b: Field) -> EventKind? {
-        for (name, k) in kinds where name.count == b.count && name.elementsEqual(b) { return k }
-        return nil
+        guard b.count >= 4 else { return nil }
+        let candidate: EventKind
+        switch (b.count, b[0]) {
+        case (4, UInt8(ascii: "o")): candidate = .open
+        case (4, UInt8(ascii: "p")): candidate = .push
+        case (7, UInt8(ascii: "p")): candidate = .plugged
+        case (7, UInt8(ascii: "b")): candidate = .battery
+        case (7, UInt8(ascii: "n")): candidate = .network
+        case (8, UInt8(ascii: "l")): candidate = b[2] == UInt8(ascii: "w") ? .lowPower : .location
+        case (9, UInt8(ascii: "s")): candidate = .screenOn
+        case (9, UInt8(ascii: "u")): candidate = .unplugged
+        case (10, UInt8(ascii: "s")): candidate = .screenOff
+        default: return nil
+        }
+        return equals(b, candidate.logName) ? candidate : nil
     }
 
     static func value(_ kind: EventKind, _ v: Field) throws(RowProblem) -> Int16 {
@@ -98,6 +110,6 @@ public struct RowDecoder {
     @inline(__always)
     static func equals(_ b: Field, _ s: String) -> Bool {
         var s = s
-        return s.withUTF8 { u in u.count == b.count && u.elementsEqual(b) }
+        return s.withUTF8 { u in u.count == b.count && (b.isEmpty || Bytes.equal(u.baseAddress!, b.baseAddress!, count: b.count)) }
     }
 }

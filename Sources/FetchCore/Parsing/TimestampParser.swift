@@ -17,7 +17,10 @@ public enum TimestampParser {
     }
 
     public static func parse(_ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> Parsed {
-        if b.count >= 10 && b[4] == UInt8(ascii: "-") { return try iso(b) }
+        if b.count >= 10 && b[4] == UInt8(ascii: "-") {
+            if let p = try canonical(b) { return p }
+            return try iso(b)
+        }
         return try unix(b)
     }
 
@@ -73,8 +76,7 @@ public enum TimestampParser {
             while i < b.count, let d = digit(b[i]) { ms += d * scale; scale /= 10; i += 1; fracDigits += 1 }
             guard fracDigits > 0 else { throw bad(b, "has an empty fraction of a second") }
         }
-        guard (1...12).contains(month), day >= 1, day <= LocalTime.daysInMonth(year: year, month: month),
-              hour < 24, minute < 60, second < 60 else { throw bad(b, "is not a valid date and time") }
+        try checkDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, b)
         guard i < b.count else { throw bad(b, "has no UTC offset (add Z or +HH:MM)") }
         var offset = 0
         if b[i] == UInt8(ascii: "Z") {
@@ -92,6 +94,52 @@ public enum TimestampParser {
             throw bad(b, "has no UTC offset (add Z or +HH:MM)")
         }
         guard i == b.count else { throw bad(b, "has trailing characters") }
+        return try compose(year: year, month: month, day: day, hour: hour, minute: minute, second: second, ms: ms, offset: offset, b)
+    }
+
+    /// The log's own form, `YYYY-MM-DDTHH:MM:SS.mmm+HH:MM` (or `…mmmZ`), read at fixed
+    /// positions; nil for any other form, which ``iso(_:)`` then reads (and reports on).
+    ///
+    /// A fast path because nearly every row of a log written by this tool has this form.
+    static func canonical(_ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> Parsed? {
+        let zulu = b.count == 24
+        guard b.count == 29 || zulu else { return nil }
+        @inline(__always) func at(_ i: Int, _ c: Unicode.Scalar) -> Bool { b[i] == UInt8(truncatingIfNeeded: c.value) }
+        guard at(7, "-"), at(10, "T"), at(13, ":"), at(16, ":"), at(19, ".") else { return nil }
+        var nonDigit = false
+        @inline(__always) func num(_ i: Int, _ width: Int) -> Int {
+            var v = 0
+            for j in i..<(i + width) {
+                let d = b[j] &- 48
+                nonDigit = nonDigit || d > 9
+                v = v &* 10 &+ Int(d)
+            }
+            return v
+        }
+        let year = num(0, 4), month = num(5, 2), day = num(8, 2)
+        let hour = num(11, 2), minute = num(14, 2), second = num(17, 2), ms = num(20, 3)
+        var offset = 0
+        if zulu {
+            guard at(23, "Z") else { return nil }
+        } else {
+            guard at(23, "+") || at(23, "-"), at(26, ":") else { return nil }
+            let oh = num(24, 2), om = num(27, 2)
+            guard !nonDigit, oh <= 18, om < 60 else { return nil }
+            offset = (at(23, "-") ? -1 : 1) * (oh * 60 + om)
+        }
+        guard !nonDigit else { return nil }
+        try checkDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, b)
+        return try compose(year: year, month: month, day: day, hour: hour, minute: minute, second: second, ms: Int64(ms), offset: offset, b)
+    }
+
+    static func checkDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+                          _ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) {
+        guard (1...12).contains(month), day >= 1, day <= LocalTime.daysInMonth(year: year, month: month),
+              hour < 24, minute < 60, second < 60 else { throw bad(b, "is not a valid date and time") }
+    }
+
+    static func compose(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, ms: Int64, offset: Int,
+                        _ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> Parsed {
         let days = LocalTime.days(year: year, month: month, day: day)
         let local = days * Millis.day + Int64(hour) * Millis.hour + Int64(minute) * Millis.minute + Int64(second) * 1000 + ms
         return try bounded(Parsed(millis: local - Int64(offset) * Millis.minute, offsetMinutes: Int16(offset), unixForm: false), b)

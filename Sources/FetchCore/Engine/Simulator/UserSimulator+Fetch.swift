@@ -12,13 +12,13 @@ extension UserSimulator {
             return
         }
         state.apps[i].advanceContent(to: now)
-        let a = state.apps[i]
+        // Fields are read in place: a copy of the whole AppState per request showed in profiles.
         let draw = FetchDraw.at(now, seed: run.seed, userHash: userHash, appHash: run.catalog.hash(id),
-                                profile: a.settings.profile, sigma: a.costs.sigma, hasNewData: a.hasNewContent,
-                                deadline: deadline)
+                                profile: state.apps[i].settings.profile, sigma: state.apps[i].costs.sigma,
+                                hasNewData: state.apps[i].hasNewContent, deadline: deadline)
         let energy = run.scenario.energy.fetchMicroJ(ms: draw.runMs, bytes: draw.bytes, network: network, sharedWake: shared)
         account(energy: energy, bytes: draw.bytes, network: network, result: draw.result, runMs: draw.runMs)
-        audit(a, runMs: draw.runMs, network: network)
+        audit(i, runMs: draw.runMs, network: network)
         state.apps[i].started(at: now, result: draw.result, byPush: byPush)
         state.agenda.complete(app: i, at: now + draw.runMs)
         run.trace?.record(TraceRow(user: user, app: id, start: now, offsetMinutes: Int16(state.offset),
@@ -39,19 +39,18 @@ extension UserSimulator {
     /// The budget check reserves the worst case (a fetch that runs to its deadline and moves its
     /// full payload), since the system cannot know in advance how long a fetch will take.
     private func refusal(_ i: Int, network: Network, sharedWake: Bool) -> Refusal? {
-        let a = state.apps[i]
-        if a.settings.interval == .never { return .never }
-        if a.inFlight { return .running }
+        if state.apps[i].settings.interval == .never { return .never }
+        if state.apps[i].inFlight { return .running }
         if let blocker = state.context.blocker { return blocker }
-        if !a.intervalPermits(at: state.now) { return .interval }
-        return state.budget.refusal(worstEnergy: a.costs.worst(network: network, sharedWake: sharedWake),
-                                    worstBytes: a.costs.worstBytes, network: network)
+        if !state.apps[i].intervalPermits(at: state.now) { return .interval }
+        return state.budget.refusal(worstEnergy: state.apps[i].costs.worst(network: network, sharedWake: sharedWake),
+                                    worstBytes: state.apps[i].costs.worstBytes, network: network)
     }
 
     /// The engine's own check of every hard rule on a fetch it started, counted as violations.
-    private func audit(_ a: AppState, runMs: Int64, network: Network) {
-        if a.settings.interval == .never { state.tally.violations[HardRule.never.rawValue] += 1 }
-        if !a.intervalPermits(at: state.now) { state.tally.violations[HardRule.interval.rawValue] += 1 }
+    private func audit(_ i: Int, runMs: Int64, network: Network) {
+        if state.apps[i].settings.interval == .never { state.tally.violations[HardRule.never.rawValue] += 1 }
+        if !state.apps[i].intervalPermits(at: state.now) { state.tally.violations[HardRule.interval.rawValue] += 1 }
         if runMs > Millis.deadline { state.tally.violations[HardRule.deadline.rawValue] += 1 }
         if state.budget.overspent { state.tally.violations[HardRule.budget.rawValue] += 1 }
         if state.context.blocker != nil || network == .none { state.tally.violations[HardRule.context.rawValue] += 1 }
