@@ -40,6 +40,9 @@ struct ParsingFastPathTests {
                 let general = outcome { () throws(RowProblem) in try isISO ? TimestampParser.iso(b) : TimestampParser.unix(b) }
                 #expect(outcome { () throws(RowProblem) in try TimestampParser.parse(b) } == general, "\(String(decoding: bytes, as: UTF8.self))")
                 if (try? TimestampParser.canonical(b)) != nil { fast += 1 }
+                if let p = try? TimestampParser.parse(b) {
+                    #expect(abs(Int(p.offsetMinutes)) <= 18 * 60 && InputBounds.timestamps.contains(p.millis))
+                }
             }
         }
         #expect(fast > 1_000)

@@ -41,6 +41,10 @@ struct ParsingTests {
         ("2023-12-11 00:50:36,u,a,open,", RowProblemKind.badTimestamp, "no UTC offset"),
         ("2023-13-11T00:50:36Z,u,a,open,", .badTimestamp, "not a valid date"),
         ("yesterday,u,a,open,", .badTimestamp, "neither ISO-8601 nor Unix"),
+        // Past +18:00 in all, whether the hours or the minutes take it there (the fuzzer found it).
+        ("2025-01-06T06:49:00.000+18:30,u,a,open,", .badTimestamp, "invalid UTC offset"),
+        ("2025-01-06T06:49:00-18:01,u,a,open,", .badTimestamp, "invalid UTC offset"),
+        ("2025-01-06T06:49:00+19:00,u,a,open,", .badTimestamp, "invalid UTC offset"),
         ("1702252236,u,a,opened,", .unknownEvent, "unknown event 'opened'"),
         ("1702252236,u,,open,", .missingField, "missing field 'app'"),
         ("1702252236,,a,open,", .missingField, "missing field 'user'"),

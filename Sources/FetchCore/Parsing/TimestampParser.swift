@@ -88,8 +88,8 @@ public enum TimestampParser {
             var om = 0
             if i < b.count && b[i] == UInt8(ascii: ":") { i += 1 }
             if i < b.count { om = try number(2) }
-            guard oh <= 18, om < 60 else { throw bad(b, "has an invalid UTC offset") }
-            offset = sign * (oh * 60 + om)
+            guard let minutes = offsetMinutes(hours: oh, minutes: om) else { throw bad(b, "has an invalid UTC offset") }
+            offset = sign * minutes
         } else {
             throw bad(b, "has no UTC offset (add Z or +HH:MM)")
         }
@@ -124,12 +124,19 @@ public enum TimestampParser {
         } else {
             guard at(23, "+") || at(23, "-"), at(26, ":") else { return nil }
             let oh = num(24, 2), om = num(27, 2)
-            guard !nonDigit, oh <= 18, om < 60 else { return nil }
-            offset = (at(23, "-") ? -1 : 1) * (oh * 60 + om)
+            guard !nonDigit, let minutes = offsetMinutes(hours: oh, minutes: om) else { return nil }
+            offset = (at(23, "-") ? -1 : 1) * minutes
         }
         guard !nonDigit else { return nil }
         try checkDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, b)
         return try compose(year: year, month: month, day: day, hour: hour, minute: minute, second: second, ms: Int64(ms), offset: offset, b)
+    }
+
+    /// An offset's size in minutes: at most 18:00, as ISO-8601 and every time zone allow.
+    static func offsetMinutes(hours: Int, minutes: Int) -> Int? {
+        guard minutes < 60 else { return nil }
+        let total = hours * 60 + minutes
+        return total <= 18 * 60 ? total : nil
     }
 
     static func checkDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
