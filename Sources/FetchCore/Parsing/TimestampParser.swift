@@ -136,7 +136,7 @@ public enum TimestampParser {
     static func offsetMinutes(hours: Int, minutes: Int) -> Int? {
         guard minutes < 60 else { return nil }
         let total = hours * 60 + minutes
-        return total <= 18 * 60 ? total : nil
+        return total <= UTCOffsetRule.maxMinutes ? total : nil
     }
 
     static func checkDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
