@@ -17,43 +17,76 @@ extension EventStore {
     ///
     /// Binds go straight to SQLite's statement handle, several rows per statement: GRDB's argument
     /// binding costs more per row on this hot path (the `ingest` benchmark shows it).
+    ///
+    /// Foreign keys are off for this transaction. With them on, SQLite writes every page a
+    /// multi-row INSERT first touches to a statement journal, so that the statement can be undone
+    /// alone; on a store larger than the page cache that is a page written per row. The key they
+    /// guard holds by construction: every user id comes from `users`, read or added in this same
+    /// transaction, which holds the write lock from its start.
+    ///
+    /// Into an empty store, the per-user index is dropped and built again once the rows are in:
+    /// rows come in time order, so keeping it up to date would insert each row at a random place
+    /// in it, and one sort afterwards costs less. The drop is part of the transaction, so a failed
+    /// ingest leaves the index as it was.
     public func ingest<S: UsageEventSource>(_ source: inout S) throws -> IngestStats {
         var stats = IngestStats()
-        try pool.write { db in
-            var names = NameIDs(db: db)
-            let many = try db.makeStatement(sql: Self.insertSQL(rows: Self.rowsPerInsert))
-            let one = try db.makeStatement(sql: Self.insertSQL(rows: 1))
-            let connection = db.sqliteConnection
-            var occurrences = Occurrences()
-            var pairs = Set<UInt64>()
-            var pending: [Int64] = []
-            pending.reserveCapacity(Self.rowsPerInsert * 8)
-            func flush(_ statement: Statement, rows: Int) throws {
-                let h = statement.sqliteStatement
-                for i in 0..<(rows * 8) { sqlite3_bind_int64(h, Int32(i + 1), pending[i]) }
-                let rc = sqlite3_step(h)
-                sqlite3_reset(h)
-                guard rc == SQLITE_DONE else {
-                    throw InputError("store '\(path)': insert failed: \(String(cString: sqlite3_errmsg(connection)))")
-                }
-                stats.inserted += Int(sqlite3_changes(connection))
-                pending.removeFirst(rows * 8)
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            try db.inTransaction(.immediate) {
+                let empty = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM events)") ?? false
+                if empty { try db.execute(sql: "DROP INDEX events_user") }
+                try Self.insert(&source, into: db, path: path, stats: &stats)
+                if empty { try Self.buildUserIndex(db) }
+                return .commit
             }
-            while let e = try source.next() {
-                let user = try names.user(e.user, source.users, db)
-                let app = e.app < 0 ? 0 : try names.app(e.app, source.apps, db)
-                if app != 0 { pairs.insert(UInt64(user) << 32 | UInt64(app)) }
-                pending.append(contentsOf: [e.time.millis, user, Int64(e.kind.rawValue), app, Int64(e.value),
-                                            Int64(occurrences.next(e)), Int64(e.offsetMinutes), e.unixForm ? 1 : 0])
-                stats.read += 1
-                if pending.count == Self.rowsPerInsert * 8 { try flush(many, rows: Self.rowsPerInsert) }
-            }
-            while !pending.isEmpty { try flush(one, rows: 1) }
-            try Self.recordUserApps(pairs.map { (Int64($0 >> 32), Int64($0 & 0xFFFF_FFFF)) }, db)
-            // A service's memory of these users is stale now, whichever process holds it.
-            if stats.inserted > 0 { for user in source.users.names { _ = try Self.bumpVersion(user, db) } }
         }
         return stats
+    }
+
+    /// Builds the per-user index with a small page cache: SQLite's sorter sizes its in-memory runs
+    /// by the cache, and many small sorted runs merged take less time than one large sort (measured
+    /// with Benchmarks/ingest-vs-sqlite3.sh).
+    private static func buildUserIndex(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA cache_size = -2000")
+        defer { try? db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)") }
+        try db.execute(sql: userIndexSQL)
+    }
+
+    private static func insert<S: UsageEventSource>(_ source: inout S, into db: Database, path: String,
+                                                    stats: inout IngestStats) throws {
+        var names = NameIDs(db: db)
+        let many = try db.makeStatement(sql: Self.insertSQL(rows: Self.rowsPerInsert))
+        let one = try db.makeStatement(sql: Self.insertSQL(rows: 1))
+        let connection = db.sqliteConnection
+        var occurrences = Occurrences()
+        var pairs = Set<UInt64>()
+        var pending: [Int64] = []
+        pending.reserveCapacity(Self.rowsPerInsert * 8)
+        func flush(_ statement: Statement, rows: Int) throws {
+            let h = statement.sqliteStatement
+            for i in 0..<(rows * 8) { sqlite3_bind_int64(h, Int32(i + 1), pending[i]) }
+            let rc = sqlite3_step(h)
+            sqlite3_reset(h)
+            guard rc == SQLITE_DONE else {
+                throw InputError("store '\(path)': insert failed: \(String(cString: sqlite3_errmsg(connection)))")
+            }
+            stats.inserted += Int(sqlite3_changes(connection))
+            pending.removeFirst(rows * 8)
+        }
+        while let e = try source.next() {
+            let user = try names.user(e.user, source.users, db)
+            let app = e.app < 0 ? 0 : try names.app(e.app, source.apps, db)
+            if app != 0 { pairs.insert(UInt64(user) << 32 | UInt64(app)) }
+            pending.append(contentsOf: [e.time.millis, user, Int64(e.kind.rawValue), app, Int64(e.value),
+                                        Int64(occurrences.next(e)), Int64(e.offsetMinutes), e.unixForm ? 1 : 0])
+            stats.read += 1
+            if pending.count == Self.rowsPerInsert * 8 { try flush(many, rows: Self.rowsPerInsert) }
+        }
+        while !pending.isEmpty { try flush(one, rows: 1) }
+        try Self.recordUserApps(pairs.map { (Int64($0 >> 32), Int64($0 & 0xFFFF_FFFF)) }, db)
+        // A service's memory of these users is stale now, whichever process holds it.
+        if stats.inserted > 0 { for user in source.users.names { _ = try Self.bumpVersion(user, db) } }
     }
 
     /// Notes which apps each user has used (table `user_apps`).

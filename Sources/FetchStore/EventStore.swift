@@ -17,9 +17,7 @@ public final class EventStore: ServiceStore {
         self.path = path
         do {
             var config = Configuration()
-            // A 64 MB page cache: ingest appends to a wide key, and the default 2 MB cache
-            // spills (measured: Benchmarks/ingest-vs-sqlite3.sh).
-            config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -65536") }
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(Self.cacheKiB)") }
             // Another process writing the same file (an ingest while the service runs) makes a
             // writer wait its turn rather than fail at once.
             config.busyMode = .timeout(10)
@@ -29,6 +27,14 @@ public final class EventStore: ServiceStore {
             throw InputError("cannot open the store '\(path)': \(error)")
         }
     }
+
+    /// The page cache of each connection, in KiB: ingest appends to a wide key, and the default
+    /// 2 MB cache spills (measured: Benchmarks/ingest-vs-sqlite3.sh).
+    static let cacheKiB = 65536
+
+    /// One user's events by index, not by a scan of every user's. A bulk ingest into an empty
+    /// store drops it and builds it again afterwards (``ingest(_:)``).
+    static let userIndexSQL = "CREATE INDEX events_user ON events (user)"
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -56,7 +62,7 @@ public final class EventStore: ServiceStore {
             // has used, so that a user's session reads only its own app names and a deletion
             // removes the names no one else uses.
             try db.execute(sql: """
-                CREATE INDEX events_user ON events (user);
+                \(userIndexSQL);
                 CREATE TABLE user_apps (
                     user INTEGER NOT NULL,
                     app INTEGER NOT NULL,

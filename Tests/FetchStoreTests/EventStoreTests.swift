@@ -1,6 +1,7 @@
 import FetchCore
 import FetchStore
 import FetchTesting
+import GRDB
 import Testing
 
 /// The SQLite store: round trip, idempotent ingest, replay from the store equals replay from
@@ -57,6 +58,53 @@ struct EventStoreTests {
         #expect(throws: LogError.self) { try store.ingest(&source) }
         #expect(try store.counts().events == 0)
         #expect(try store.counts().users == 0)
+    }
+
+    /// What an ingest leaves in SQLite's own terms: the per-user index (dropped and built again
+    /// when the store was empty), foreign keys on for the next writer, every key sound.
+    func schemaState(_ store: EventStore) throws -> [String] {
+        try store.pool.write { db in
+            [try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'events' AND type = 'index' AND sql IS NOT NULL").joined(),
+             "foreign_keys=\(try Int.fetchOne(db, sql: "PRAGMA foreign_keys") ?? -1)",
+             "violations=\(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count)",
+             try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? ""]
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func ingestKeepsThePerUserIndexAndForeignKeysWhetherItCommitsOrFails(badRow: Bool) throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let good = SyntheticLog.csv(users: 3, days: 2, seed: 6)
+        let log = dir.file("g.csv", good + (badRow ? "2025-01-07T10:00:00Z,u,a,opened,\n" : ""))
+        let store = try EventStore(path: dir.path + "/s.sqlite")
+        let sound = ["events_user", "foreign_keys=1", "violations=0", "ok"]
+        #expect(try schemaState(store) == sound)
+        var source = try LogSource(paths: [log])
+        if badRow {
+            #expect(throws: LogError.self) { try store.ingest(&source) }
+            #expect(try store.counts().events == 0)
+        } else {
+            #expect(try store.ingest(&source).inserted > 0)
+        }
+        #expect(try schemaState(store) == sound)
+        // Into a store that holds events, the index is kept up to date row by row.
+        var again = try LogSource(paths: [dir.file("more.csv", "timestamp,user,app,event,value\n2025-02-01T08:00:00Z,user-0009,com.example.news,open,\n")])
+        #expect(try store.ingest(&again).inserted == 1)
+        #expect(try schemaState(store) == sound)
+        // A user's events, read by the index, are those of a scan of all events.
+        let all = try store.withEvents { s in
+            var out: [String] = []
+            while let e = try s.next() { out.append(describe(e, s.users, s.apps)) }
+            return out
+        }
+        let one = try store.withEvents(user: "user-0001") { s in
+            var out: [String] = []
+            while let e = try s.next() { out.append(describe(e, s.users, s.apps)) }
+            return out
+        }
+        #expect(one == all.filter { $0.contains(" user-0001 ") })
+        #expect(one.isEmpty == badRow)
     }
 
     @Test(arguments: ["fixed:15m", "oracle"])
