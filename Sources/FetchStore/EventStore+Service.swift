@@ -1,5 +1,6 @@
 import FetchCore
 import GRDB
+import GRDBSQLite
 
 /// What the HTTP service writes besides events: event ids (for idempotent retries), per-user
 /// app intervals, and the fetch results apps report. User names here are the stored names
@@ -66,21 +67,26 @@ extension EventStore {
         }
     }
 
+    /// Claims the batch's ids (``claim(_:tenant:_:)``), then inserts the events whose id was new, in
+    /// batch order. Binds go straight to SQLite's statement handle, as in ``ingest(_:)``: this
+    /// runs on the single writer for every request.
     private static func insert(_ batch: [IdentifiedEvent], tenant: String, _ db: Database) throws -> [IdentifiedEvent] {
+        let claimed = try claim(batch, tenant: tenant, db)
+        guard !claimed.isEmpty else { return [] }
         var added: [IdentifiedEvent] = []
-        let claim = try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (tenant, id, user) VALUES (?, ?, ?)")
+        added.reserveCapacity(claimed.count)
         let insert = try db.cachedStatement(sql: """
             INSERT INTO events (ts, user, kind, app, value, occurrence, utcOffset, unixForm)
             VALUES (?1, ?2, ?3, ?4, ?5,
                     (SELECT count(*) FROM events WHERE ts = ?1 AND user = ?2 AND kind = ?3 AND app = ?4 AND value = ?5),
                     ?6, ?7)
             """)
+        let h = insert.sqliteStatement
         var userIDs: [String: Int64] = [:]
         var appIDs: [String: Int64] = [:]
         var pairs: Set<[Int64]> = []
-        for item in batch {
-            try claim.execute(arguments: [tenant, item.id, item.user])
-            guard db.changesCount > 0 else { continue }
+        var seen = Set<String>()
+        for item in batch where claimed.contains(item.id) && seen.insert(item.id).inserted {
             let user = try userIDs[item.user] ?? nameID(item.user, in: "users", db)
             userIDs[item.user] = user
             let e = item.event
@@ -90,13 +96,43 @@ extension EventStore {
                 appIDs[item.appName] = app
                 pairs.insert([user, app])
             }
-            try insert.execute(arguments: [e.time.millis, user, Int64(e.kind.rawValue), app, Int64(e.value),
-                                           Int64(e.offsetMinutes), e.unixForm ? 1 : 0])
+            for (i, v) in [e.time.millis, user, Int64(e.kind.rawValue), app, Int64(e.value),
+                           Int64(e.offsetMinutes), e.unixForm ? 1 : 0].enumerated() {
+                sqlite3_bind_int64(h, Int32(i + 1), v)
+            }
+            let rc = sqlite3_step(h)
+            sqlite3_reset(h)
+            guard rc == SQLITE_DONE else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
             added.append(item)
         }
         try recordUserApps(pairs.map { ($0[0], $0[1]) }, db)
         return added
     }
+
+    /// Claims the ids of `batch` for `tenant`, many rows per statement; returns those that were
+    /// new. An id sent twice in one batch is claimed once, by its first event. Statements take a
+    /// power of two of rows, at most ``claimRows``: few statements for a batch of any size, and
+    /// few statement shapes in the cache.
+    private static func claim(_ batch: [IdentifiedEvent], tenant: String, _ db: Database) throws -> Set<String> {
+        var claimed = Set<String>()
+        var rest = batch[...]
+        while !rest.isEmpty {
+            let rows = min(claimRows, 1 << (Int.bitWidth - 1 - rest.count.leadingZeroBitCount))
+            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (tenant, id, user) VALUES "
+                + Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", ") + " RETURNING id")
+            var values: [any DatabaseValueConvertible] = []
+            values.reserveCapacity(rows * 3)
+            for item in rest.prefix(rows) { values += [tenant, item.id, item.user] }
+            claimed.formUnion(try String.fetchSet(statement, arguments: StatementArguments(values)))
+            rest = rest.dropFirst(rows)
+        }
+        return claimed
+    }
+
+    /// The most rows one claim statement takes.
+    static let claimRows = 64
 
     private static func nameID(_ name: String, in table: String, _ db: Database) throws -> Int64 {
         let find = try db.cachedStatement(sql: "SELECT id FROM \(table) WHERE name = ?")

@@ -21,14 +21,14 @@ extension EventStore {
     /// transaction.
     static func bumpVersion(_ user: String, _ db: Database) throws -> VersionStep {
         let before = try storedVersion(user: user, db)
-        try db.execute(sql: "UPDATE version_counter SET n = n + 1")
-        let after = try Int64.fetchOne(db, sql: "SELECT n FROM version_counter") ?? 0
-        try db.execute(sql: "INSERT OR REPLACE INTO user_versions (user, version) VALUES (?, ?)", arguments: [user, after])
+        let after = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE version_counter SET n = n + 1 RETURNING n")) ?? 0
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO user_versions (user, version) VALUES (?, ?)")
+            .execute(arguments: [user, after])
         return VersionStep(before: before, after: after)
     }
 
     /// `user`'s version: 0 when no versioned write has touched the user.
     static func storedVersion(user: String, _ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT version FROM user_versions WHERE user = ?", arguments: [user]) ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM user_versions WHERE user = ?"), arguments: [user]) ?? 0
     }
 }

@@ -17,7 +17,7 @@ public final class EventStore: ServiceStore {
         self.path = path
         do {
             var config = Configuration()
-            config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(Self.cacheKiB)") }
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(Self.cacheKiB); PRAGMA temp_store = MEMORY") }
             // Another process writing the same file (an ingest while the service runs) makes a
             // writer wait its turn rather than fail at once.
             config.busyMode = .timeout(10)

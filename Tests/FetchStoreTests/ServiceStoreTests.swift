@@ -124,6 +124,27 @@ struct ServiceStoreTests {
             #expect(outcome.steps["acme/u1"]?.after == v)
         }
     }
+
+    /// Sizes around the claim statements' row counts, ids repeated within and across chunks, and
+    /// events alike in all but their id: each new id is one stored event, however the batch splits.
+    @Test(arguments: Driver.allCases)
+    func everyNewIdIsOneEventWhateverTheBatchSizeAndAlikeEventsAreKeptApart(driver: Driver) async throws {
+        try await withStores(driver) { store, _ in
+            var rng = SplitMix64(seed: 16)
+            var expected = 0
+            var sent = Set<String>()
+            for size in [1, 2, 63, 64, 65, 150, 1] {
+                let batch = (0..<size).map { _ in
+                    Self.event("k\(rng.next() % 200)", minute: Int64(rng.next() % 3), app: rng.next() % 2 == 0 ? "news" : "mail")
+                }
+                let fresh = batch.map(\.id).filter { sent.insert($0).inserted }
+                let added = try await store.appendGroup([(batch, "acme")])[0].get().added
+                #expect(added.map(\.id) == fresh, "size \(size): the new ids, once each, in batch order")
+                expected += fresh.count
+            }
+            #expect(try await store.history(user: "acme/u1").events.count == expected)
+        }
+    }
 }
 
 /// What `fetchsched ingest` stores, through either driver: the same events and the same models.
