@@ -17,7 +17,7 @@ public final class EventStore: ServiceStore {
         self.path = path
         do {
             var config = Configuration()
-            config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(Self.cacheKiB); PRAGMA temp_store = MEMORY") }
+            config.prepareDatabase { db in try db.execute(sql: Self.connectionSetup) }
             // Another process writing the same file (an ingest while the service runs) makes a
             // writer wait its turn rather than fail at once.
             config.busyMode = .timeout(10)
@@ -32,9 +32,15 @@ public final class EventStore: ServiceStore {
     /// 2 MB cache spills (measured: Benchmarks/ingest-vs-sqlite3.sh).
     static let cacheKiB = 65536
 
+    /// Run on every connection as it opens, and again by a bulk ingest that changed them. Temporary
+    /// storage in memory keeps the journal of each service batch's savepoint off the disk.
+    static let connectionSetup = "PRAGMA cache_size = -\(cacheKiB); PRAGMA temp_store = MEMORY"
+
     /// One user's events by index, not by a scan of every user's. A bulk ingest into an empty
-    /// store drops it and builds it again afterwards (``ingest(_:)``).
-    static let userIndexSQL = "CREATE INDEX events_user ON events (user)"
+    /// store drops it and builds it again afterwards (``ingest(_:)``). The v4 migration creates it
+    /// from this text too: a change to the index must come as a new migration, not as an edit here.
+    static let userIndexSQL = "CREATE INDEX \(userIndexName) ON events (user)"
+    static let userIndexName = "events_user"
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
