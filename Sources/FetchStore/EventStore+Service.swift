@@ -96,10 +96,13 @@ extension EventStore {
                 appIDs[item.appName] = app
                 pairs.insert([user, app])
             }
-            for (i, v) in [e.time.millis, user, Int64(e.kind.rawValue), app, Int64(e.value),
-                           Int64(e.offsetMinutes), e.unixForm ? 1 : 0].enumerated() {
-                sqlite3_bind_int64(h, Int32(i + 1), v)
-            }
+            sqlite3_bind_int64(h, 1, e.time.millis)
+            sqlite3_bind_int64(h, 2, user)
+            sqlite3_bind_int64(h, 3, Int64(e.kind.rawValue))
+            sqlite3_bind_int64(h, 4, app)
+            sqlite3_bind_int64(h, 5, Int64(e.value))
+            sqlite3_bind_int64(h, 6, Int64(e.offsetMinutes))
+            sqlite3_bind_int64(h, 7, e.unixForm ? 1 : 0)
             let rc = sqlite3_step(h)
             sqlite3_reset(h)
             guard rc == SQLITE_DONE else {
@@ -114,19 +117,26 @@ extension EventStore {
     /// Claims the ids of `batch` for `tenant`, many rows per statement; returns those that were
     /// new. An id sent twice in one batch is claimed once, by its first event. Statements take a
     /// power of two of rows, at most ``claimRows``: few statements for a batch of any size, and
-    /// few statement shapes in the cache.
+    /// few statement shapes in the cache. The ids already stored are read first, then all are
+    /// inserted, ignoring those: the writer is single, so nothing comes between the two (SQLite's
+    /// RETURNING would do it in one, but needs SQLite 3.35, newer than some distributions ship).
     private static func claim(_ batch: [IdentifiedEvent], tenant: String, _ db: Database) throws -> Set<String> {
         var claimed = Set<String>()
         var rest = batch[...]
         while !rest.isEmpty {
             let rows = min(claimRows, 1 << (Int.bitWidth - 1 - rest.count.leadingZeroBitCount))
-            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (tenant, id, user) VALUES "
-                + Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", ") + " RETURNING id")
+            let chunk = rest.prefix(rows)
+            rest = rest.dropFirst(rows)
+            let find = try db.cachedStatement(sql: "SELECT id FROM event_ids WHERE tenant = ? AND id IN ("
+                + Array(repeating: "?", count: rows).joined(separator: ", ") + ")")
+            let stored = try String.fetchSet(find, arguments: StatementArguments([tenant] + chunk.map(\.id)))
+            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (tenant, id, user) VALUES "
+                + Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", "))
             var values: [any DatabaseValueConvertible] = []
             values.reserveCapacity(rows * 3)
-            for item in rest.prefix(rows) { values += [tenant, item.id, item.user] }
-            claimed.formUnion(try String.fetchSet(statement, arguments: StatementArguments(values)))
-            rest = rest.dropFirst(rows)
+            for item in chunk { values += [tenant, item.id, item.user] }
+            try insert.execute(arguments: StatementArguments(values))
+            for item in chunk where !stored.contains(item.id) { claimed.insert(item.id) }
         }
         return claimed
     }

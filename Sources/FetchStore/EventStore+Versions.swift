@@ -21,7 +21,8 @@ extension EventStore {
     /// transaction.
     static func bumpVersion(_ user: String, _ db: Database) throws -> VersionStep {
         let before = try storedVersion(user: user, db)
-        let after = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE version_counter SET n = n + 1 RETURNING n")) ?? 0
+        try db.cachedStatement(sql: "UPDATE version_counter SET n = n + 1").execute()
+        let after = try Int64.fetchOne(db.cachedStatement(sql: "SELECT n FROM version_counter")) ?? 0
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO user_versions (user, version) VALUES (?, ?)")
             .execute(arguments: [user, after])
         return VersionStep(before: before, after: after)
