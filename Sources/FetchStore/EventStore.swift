@@ -22,6 +22,11 @@ public final class EventStore: ServiceStore {
             // writer wait its turn rather than fail at once.
             config.busyMode = .timeout(10)
             pool = try DatabasePool(path: path, configuration: config)
+            // GRDB sets the writer to synchronous NORMAL in WAL mode, which keeps every commit
+            // through a crash of the process but may lose the last ones to a power cut or a crash
+            // of the system. A commit acknowledged to a client must survive both: FULL syncs the
+            // WAL at each commit (the service commits batches in groups, one sync for many).
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try Self.migrator.migrate(pool)
         } catch {
             throw InputError("cannot open the store '\(path)': \(error)")

@@ -62,11 +62,12 @@ struct EventStoreTests {
 
     /// What an ingest leaves in SQLite's own terms: the per-user index (dropped and built again
     /// when the store was empty), the connection's settings back for the next writer (foreign
-    /// keys on, the page cache, temporary storage in memory), every key sound.
+    /// keys on, every commit synced, the page cache, temporary storage in memory), every key sound.
     func schemaState(_ store: EventStore) throws -> [String] {
         try store.pool.write { db in
             [try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'events' AND type = 'index' AND sql IS NOT NULL").joined(),
              "foreign_keys=\(try Int.fetchOne(db, sql: "PRAGMA foreign_keys") ?? -1)",
+             "synchronous=\(try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)",
              "cache_size=\(try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0)",
              "temp_store=\(try Int.fetchOne(db, sql: "PRAGMA temp_store") ?? -1)",
              "violations=\(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count)",
@@ -81,7 +82,7 @@ struct EventStoreTests {
         let good = SyntheticLog.csv(users: 3, days: 2, seed: 6)
         let log = dir.file("g.csv", good + (badRow ? "2025-01-07T10:00:00Z,u,a,opened,\n" : ""))
         let store = try EventStore(path: dir.path + "/s.sqlite")
-        let sound = ["events_user", "foreign_keys=1", "cache_size=-65536", "temp_store=2", "violations=0", "ok"]
+        let sound = ["events_user", "foreign_keys=1", "synchronous=2", "cache_size=-65536", "temp_store=2", "violations=0", "ok"]
         #expect(try schemaState(store) == sound)
         var source = try LogSource(paths: [log])
         if badRow {
