@@ -50,7 +50,8 @@ extension EventStore {
 
     /// Builds the per-user index with a small page cache: SQLite's sorter sizes its in-memory runs
     /// by the cache, and many small sorted runs merged take less time than one large sort (measured
-    /// with Benchmarks/ingest-vs-sqlite3.sh).
+    /// with Benchmarks/ingest-vs-sqlite3.sh). The cache stays small: the caller restores the
+    /// connection's settings (``connectionSetup``) once the transaction ends.
     private static func buildUserIndex(_ db: Database) throws {
         try db.execute(sql: "PRAGMA cache_size = -2000")
         try db.execute(sql: userIndexSQL)
