@@ -123,3 +123,28 @@ struct UsageModelTests {
         #expect(m.reopenProbability(log.apps.id("other"), at: last, within: 15 * Millis.minute) < 0.05)
     }
 }
+
+/// The dense table of app habits behaves as a dictionary would.
+struct AppHabitsTests {
+    @Test(arguments: [1, 2, 3])
+    func containsAgreesWithTheSubscriptWhateverIsSetAndRemoved(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var habits = AppHabits()
+        var expected = Set<Int32>()
+        for _ in 0..<500 {
+            let id = Int32.random(in: -2...40, using: &rng)
+            if Bool.random(using: &rng) {
+                habits[id] = id >= 0 ? AppHabit() : nil
+                if id >= 0 { expected.insert(id) }
+            } else {
+                habits[id] = nil
+                expected.remove(id)
+            }
+            for probe in Int32(-3)...45 {
+                #expect(habits.contains(probe) == expected.contains(probe))
+                #expect(habits.contains(probe) == (habits[probe] != nil))
+            }
+            #expect(habits.count == expected.count)
+        }
+    }
+}

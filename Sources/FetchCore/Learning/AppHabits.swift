@@ -16,6 +16,10 @@ public struct AppHabits: Sendable {
         }
         set {
             let i = Int(id)
+            guard i >= 0 else {  // ids are interned from zero up: a negative one has no habit
+                precondition(newValue == nil, "a habit for a negative app id")
+                return
+            }
             if i >= slots.count {
                 guard newValue != nil else { return }
                 slots.append(contentsOf: repeatElement(nil, count: i + 1 - slots.count))
@@ -23,6 +27,13 @@ public struct AppHabits: Sendable {
             if (slots[i] == nil) != (newValue == nil) { count += newValue == nil ? -1 : 1 }
             slots[i] = newValue
         }
+    }
+
+    /// Whether `id` has a habit, without copying it out as the subscript does.
+    public func contains(_ id: Int32) -> Bool {
+        let i = Int(id)
+        guard i >= 0 && i < slots.count, case .some = slots[i] else { return false }
+        return true
     }
 
     /// Changes the habit of `id` in place (made empty first when there is none), so its arrays

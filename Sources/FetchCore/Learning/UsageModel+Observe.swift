@@ -88,7 +88,7 @@ extension UsageModel {
         var counted: [Int32] = []
         for before in recentOpens.reversed() {
             if before.app == app { break }  // the earlier ones were followed by this app already
-            if !counted.contains(before.app) && apps[before.app] != nil {
+            if !counted.contains(before.app) && apps.contains(before.app) {
                 apps.update(before.app) { $0.follow(with: app, weight: w) }
                 counted.append(before.app)
             }
