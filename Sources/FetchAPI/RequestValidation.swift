@@ -22,7 +22,7 @@ extension API.EventBatch {
         guard events.count <= maxEvents else {
             throw RequestError(.tooLarge, "a batch holds at most \(maxEvents) events, this one \(events.count)", field: "events")
         }
-        let decoder = RowDecoder()
+        var decoder = RowDecoder()
         var out: [ValidEvent] = []
         out.reserveCapacity(events.count)
         for (i, e) in events.enumerated() {

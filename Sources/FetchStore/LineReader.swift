@@ -48,6 +48,14 @@ package final class LineReader {
 
     /// Calls `body` with the next line (without its newline); false at the end of the file.
     package func next(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows -> Bool {
+        guard let line = nextLine() else { return false }
+        try body(line)
+        return true
+    }
+
+    /// The next line (without its newline), valid until the next call; nil at the end of the
+    /// file. The per-row path of a log read takes lines this way, without a closure per line.
+    package func nextLine() -> UnsafeBufferPointer<UInt8>? {
         lineTooLong = false
         while true {
             if start < end, let nl = memchr(buffer + start, 10, end - start) {
@@ -55,23 +63,20 @@ package final class LineReader {
                 lineNumber += 1
                 let line = UnsafeBufferPointer(start: buffer + start, count: at - start)
                 start = at + 1
-                try body(line)
-                return true
+                return line
             }
             if eof {
-                guard start < end else { return false }
+                guard start < end else { return nil }
                 lineNumber += 1
                 let line = UnsafeBufferPointer(start: buffer + start, count: end - start)
                 start = end
-                try body(line)
-                return true
+                return line
             }
             if start == 0 && end == capacity && capacity >= Self.maxLineBytes {
                 skipRestOfLine()
                 lineNumber += 1
                 lineTooLong = true
-                try body(UnsafeBufferPointer(start: buffer, count: 0))
-                return true
+                return UnsafeBufferPointer(start: buffer, count: 0)
             }
             fill()
         }

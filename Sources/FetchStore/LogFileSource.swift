@@ -6,7 +6,7 @@ final class LogFileSource {
     let path: String
     private let reader: LineReader
     private var csv: CSVLineParser
-    private let json: JSONLineParser
+    private var json: JSONLineParser
     private var isJSON = false
     private var started = false
 
@@ -24,15 +24,10 @@ final class LogFileSource {
 
     /// The next event; a bad row throws its problem, and the caller may skip it and go on.
     func next() throws(RowProblem) -> UsageEvent? {
-        var result: Result<UsageEvent?, RowProblem> = .success(nil)
-        while true {
-            let more = reader.next { (line: UnsafeBufferPointer<UInt8>) in
-                result = Result { () throws(RowProblem) -> UsageEvent? in try self.parse(line) }
-            }
-            guard more else { return nil }
-            if case .success(nil) = result { continue }  // blank line or header
-            return try result.get()
+        while let line = reader.nextLine() {
+            if let event = try parse(line) { return event }  // nil: a blank line or the header
         }
+        return nil
     }
 
     private func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> UsageEvent? {

@@ -31,21 +31,31 @@ struct ParsingFastPathTests {
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func theLogsOwnTimestampFormReadsAsTheGeneralParserReadsIt(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
-        var fast = 0
+        var fast = 0, sameDate = 0
+        var lastDay = TimestampParser.DayCache(), previous: [UInt8] = []
         for _ in 0..<20_000 {
-            let bytes = canonicalLike(&rng)
+            var bytes = canonicalLike(&rng)
+            // Often the date of the timestamp before, as in a log's rows, so the day cache is used.
+            if rng.chance(0.5) && previous.count >= 10 && bytes.count >= 10 { bytes.replaceSubrange(0..<10, with: previous[0..<10]) }
+            let repeated = previous.count >= 10 && bytes.count >= 10 && bytes[0..<10] == previous[0..<10]
+            previous = bytes
             withBytes(bytes) { b in
                 // The general parsers, dispatched as before the fast path existed.
                 let isISO = b.count >= 10 && b[4] == UInt8(ascii: "-")
                 let general = outcome { () throws(RowProblem) in try isISO ? TimestampParser.iso(b) : TimestampParser.unix(b) }
+                #expect(outcome { () throws(RowProblem) in try TimestampParser.parse(b, lastDay: &lastDay) } == general, "\(String(decoding: bytes, as: UTF8.self))")
                 #expect(outcome { () throws(RowProblem) in try TimestampParser.parse(b) } == general, "\(String(decoding: bytes, as: UTF8.self))")
-                if (try? TimestampParser.canonical(b)) != nil { fast += 1 }
+                var fresh = TimestampParser.DayCache()
+                if (try? TimestampParser.canonical(b, lastDay: &fresh)) != nil {
+                    fast += 1
+                    if repeated { sameDate += 1 }
+                }
                 if let p = try? TimestampParser.parse(b) {
                     #expect(abs(Int(p.offsetMinutes)) <= 18 * 60 && InputBounds.timestamps.contains(p.millis))
                 }
             }
         }
-        #expect(fast > 1_000)
+        #expect(fast > 1_000 && sameDate > 1_000)
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
@@ -66,6 +76,43 @@ struct ParsingFastPathTests {
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(withBytes(bytes) { RowDecoder.kind($0) } == EventKind.allCases.first { $0.logName == text }, "\(text)")
         }
+    }
+
+    /// A row cut at every comma, as the word-at-a-time search must cut it.
+    func splitOutcome(_ line: [UInt8], _ decoder: inout RowDecoder) -> String {
+        let fields = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map(Array.init)
+        if fields.count < 5 { return "error: expected 5 fields (timestamp,user,app,event,value), got \(fields.count)" }
+        if fields.count > 5 { return "error: expected 5 fields, got more" }
+        do { return "\(try decoder.decode(fields: fields))" } catch { return "error: \(error.message)" }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func rowsAreCutAtTheirCommasWhereverTheyFall(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var parser = CSVLineParser(decoder: RowDecoder())
+        var reference = RowDecoder(users: parser.decoder.users, apps: parser.decoder.apps)
+        let alphabet = Array(",,,-a0.:+Z_".utf8)
+        var good = 0
+        for _ in 0..<20_000 {
+            // A good row with commas added, dropped or moved, or bytes of the alphabet alone.
+            var line = Array("2025-01-0\(rng.int(in: 1...9))T10:00:00.000+01:00,user-\(rng.int(in: 0...9)),com.a,open,".utf8)
+            if rng.chance(0.3) { line = (0..<rng.int(in: 1...40)).map { _ in alphabet[rng.int(in: 0...(alphabet.count - 1))] } }
+            for _ in 0..<rng.int(in: 0...2) {
+                let i = rng.int(in: 0...(line.count - 1))
+                switch rng.int(in: 0...2) {
+                case 0: line.insert(UInt8(ascii: ","), at: i)
+                case 1: line.remove(at: i)
+                default: line[i] = alphabet[rng.int(in: 0...(alphabet.count - 1))]
+                }
+                if line.isEmpty { line = [UInt8(ascii: "a")] }
+            }
+            let parsed = line.withUnsafeBufferPointer { b in
+                do throws(RowProblem) { return try parser.parse(b).map { "\($0)" } ?? "blank" } catch { return "error: \(error.message)" }
+            }
+            #expect(parsed == splitOutcome(line, &reference), "\(String(decoding: line, as: UTF8.self))")
+            if !parsed.hasPrefix("error") { good += 1 }
+        }
+        #expect(good > 1_000)
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])

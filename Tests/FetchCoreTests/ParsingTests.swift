@@ -68,7 +68,7 @@ struct ParsingTests {
     }
 
     @Test func jsonLinesAcceptTheSameFields() throws {
-        let parser = JSONLineParser(decoder: RowDecoder())
+        var parser = JSONLineParser(decoder: RowDecoder())
         func parse(_ s: String) throws(RowProblem) -> UsageEvent? {
             var b = Array(s.utf8)
             return try b.withUnsafeMutableBufferPointer { (p) throws(RowProblem) in try parser.parse(UnsafeBufferPointer(p)) }

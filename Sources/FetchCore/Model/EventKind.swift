@@ -3,7 +3,11 @@ public enum EventKind: UInt8, CaseIterable, Sendable {
     case network, battery, lowPower, plugged, unplugged, screenOn, push, location, open, screenOff
 
     /// The name used in logs.
-    public var logName: String {
+    public var logName: String { logBytes.description }
+
+    /// The name used in logs, fixed at compile time: a log reader compares bytes with it on
+    /// every row, and a `String` costs reference counting there.
+    public var logBytes: StaticString {
         switch self {
         case .open: "open"
         case .screenOn: "screen_on"
@@ -31,7 +35,11 @@ public enum EventKind: UInt8, CaseIterable, Sendable {
 public enum Network: Int16, Sendable, CaseIterable {
     case none = 0, wifi = 1, cellular = 2
 
-    public var logName: String {
+    /// The name used in logs.
+    public var logName: String { logBytes.description }
+
+    /// The name used in logs, fixed at compile time (see ``EventKind/logBytes``).
+    public var logBytes: StaticString {
         switch self {
         case .none: "none"
         case .wifi: "wifi"

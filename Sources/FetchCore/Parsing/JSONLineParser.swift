@@ -14,7 +14,7 @@ public struct JSONLineParser {
     public init(decoder: RowDecoder) { self.decoder = decoder }
 
     /// The event of a line, or nil for a blank line.
-    public func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> UsageEvent? {
+    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> UsageEvent? {
         let trimmed = CSVLineParser.trimCR(line)
         if trimmed.allSatisfy({ $0 == 32 || $0 == 9 }) { return nil }
         let value: JSONValue

@@ -4,6 +4,8 @@
 public struct RowDecoder {
     public let users: NameTable
     public let apps: NameTable
+    /// The day of the last timestamp read: a log's rows come in time order, so most rows repeat it.
+    private var lastDay = TimestampParser.DayCache()
 
     public init(users: NameTable = NameTable(), apps: NameTable = NameTable()) {
         self.users = users
@@ -12,14 +14,14 @@ public struct RowDecoder {
 
     public typealias Field = UnsafeBufferPointer<UInt8>
 
-    public func decode(timestamp: Field, user: Field, app: Field, event: Field, value: Field) throws(RowProblem) -> UsageEvent {
+    public mutating func decode(timestamp: Field, user: Field, app: Field, event: Field, value: Field) throws(RowProblem) -> UsageEvent {
         guard !timestamp.isEmpty else { throw RowProblem(.missingField, "missing field 'timestamp'", field: "timestamp") }
         guard !user.isEmpty else { throw RowProblem(.missingField, "missing field 'user'", field: "user") }
         guard !event.isEmpty else { throw RowProblem(.missingField, "missing field 'event'", field: "event") }
         guard let kind = Self.kind(event) else {
             throw RowProblem(.unknownEvent, "unknown event '\(InputBounds.printable(event))' (expected one of \(EventKind.allCases.map(\.logName).joined(separator: ", ")))", field: "event")
         }
-        let ts = try TimestampParser.parse(timestamp)
+        let ts = try TimestampParser.parse(timestamp, lastDay: &lastDay)
         var e = UsageEvent(time: Instant(millis: ts.millis), user: try Self.intern(user, in: users, field: "user"), kind: kind,
                            offsetMinutes: ts.offsetMinutes, unixForm: ts.unixForm)
         if kind.isAppEvent {
@@ -41,7 +43,7 @@ public struct RowDecoder {
     }
 
     /// Decodes five fields held as byte arrays (quoted CSV fields, JSON Lines values).
-    public func decode(fields f: [[UInt8]]) throws(RowProblem) -> UsageEvent {
+    public mutating func decode(fields f: [[UInt8]]) throws(RowProblem) -> UsageEvent {
         try f[0].withUnsafeBufferPointer { (t) throws(RowProblem) in
             try f[1].withUnsafeBufferPointer { (u) throws(RowProblem) in
                 try f[2].withUnsafeBufferPointer { (a) throws(RowProblem) in
@@ -72,7 +74,7 @@ public struct RowDecoder {
         case (10, UInt8(ascii: "s")): candidate = .screenOff
         default: return nil
         }
-        return equals(b, candidate.logName) ? candidate : nil
+        return equals(b, candidate.logBytes) ? candidate : nil
     }
 
     static func value(_ kind: EventKind, _ v: Field) throws(RowProblem) -> Int16 {
@@ -89,7 +91,7 @@ public struct RowDecoder {
             return Int16(level)
         case .network:
             guard !v.isEmpty else { throw RowProblem(.missingField, "missing field 'value' for event 'network' (wifi, cellular or none)", field: "value") }
-            for n in Network.allCases where equals(v, n.logName) { return n.rawValue }
+            for n in Network.allCases where equals(v, n.logBytes) { return n.rawValue }
             throw RowProblem(.badValue, "network value '\(text())' is not wifi, cellular or none", field: "value")
         case .lowPower:
             if equals(v, "on") { return 1 }
@@ -108,8 +110,7 @@ public struct RowDecoder {
     }
 
     @inline(__always)
-    static func equals(_ b: Field, _ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { u in u.count == b.count && (b.isEmpty || Bytes.equal(u.baseAddress!, b.baseAddress!, count: b.count)) }
+    static func equals(_ b: Field, _ s: StaticString) -> Bool {
+        s.utf8CodeUnitCount == b.count && (b.isEmpty || Bytes.equal(s.utf8Start, b.baseAddress!, count: b.count))
     }
 }

@@ -17,11 +17,29 @@ public enum TimestampParser {
     }
 
     public static func parse(_ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> Parsed {
+        var lastDay = DayCache()
+        return try parse(b, lastDay: &lastDay)
+    }
+
+    /// Parses a timestamp, taking the day from `lastDay` when its date is the one read last
+    /// (and remembering it otherwise).
+    public static func parse(_ b: UnsafeBufferPointer<UInt8>, lastDay: inout DayCache) throws(RowProblem) -> Parsed {
         if b.count >= 10 && b[4] == UInt8(ascii: "-") {
-            if let p = try canonical(b) { return p }
+            if let p = try canonical(b, lastDay: &lastDay) { return p }
             return try iso(b)
         }
         return try unix(b)
+    }
+
+    /// The date part of the last timestamp in the log's own form and its day number.
+    ///
+    /// A log's rows come in time order, so most of them repeat the date of the row before; its
+    /// ten bytes compared as two words stand for reading, checking and counting the date again.
+    public struct DayCache: Sendable {
+        var head: UInt64 = 0  // `YYYY-MM-`; no valid date has these zero bytes
+        var tail: UInt16 = 0  // `DD`
+        var day: Int64 = 0
+        public init() {}
     }
 
     static func unix(_ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> Parsed {
@@ -101,11 +119,11 @@ public enum TimestampParser {
     /// positions; nil for any other form, which ``iso(_:)`` then reads (and reports on).
     ///
     /// A fast path because nearly every row of a log written by this tool has this form.
-    static func canonical(_ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> Parsed? {
+    static func canonical(_ b: UnsafeBufferPointer<UInt8>, lastDay: inout DayCache) throws(RowProblem) -> Parsed? {
         let zulu = b.count == 24
         guard b.count == 29 || zulu else { return nil }
         @inline(__always) func at(_ i: Int, _ c: Unicode.Scalar) -> Bool { b[i] == UInt8(truncatingIfNeeded: c.value) }
-        guard at(7, "-"), at(10, "T"), at(13, ":"), at(16, ":"), at(19, ".") else { return nil }
+        guard at(4, "-"), at(7, "-"), at(10, "T"), at(13, ":"), at(16, ":"), at(19, ".") else { return nil }
         var nonDigit = false
         @inline(__always) func num(_ i: Int, _ width: Int) -> Int {
             var v = 0
@@ -116,7 +134,18 @@ public enum TimestampParser {
             }
             return v
         }
-        let year = num(0, 4), month = num(5, 2), day = num(8, 2)
+        let raw = UnsafeRawPointer(b.baseAddress!)
+        let head = raw.loadUnaligned(as: UInt64.self), tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+        var days: Int64?  // nil: not a valid date (reported once every field is known to be digits)
+        if head == lastDay.head && tail == lastDay.tail {
+            days = lastDay.day
+        } else {
+            let year = num(0, 4), month = num(5, 2), day = num(8, 2)
+            if !nonDigit && validDate(year: year, month: month, day: day) {
+                days = LocalTime.days(year: year, month: month, day: day)
+                (lastDay.head, lastDay.tail, lastDay.day) = (head, tail, days!)
+            }
+        }
         let hour = num(11, 2), minute = num(14, 2), second = num(17, 2), ms = num(20, 3)
         var offset = 0
         if zulu {
@@ -128,8 +157,8 @@ public enum TimestampParser {
             offset = (at(23, "-") ? -1 : 1) * minutes
         }
         guard !nonDigit else { return nil }
-        try checkDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, b)
-        return try compose(year: year, month: month, day: day, hour: hour, minute: minute, second: second, ms: Int64(ms), offset: offset, b)
+        guard let days, validTime(hour: hour, minute: minute, second: second) else { throw bad(b, "is not a valid date and time") }
+        return try compose(days: days, hour: hour, minute: minute, second: second, ms: Int64(ms), offset: offset, b)
     }
 
     /// An offset's size in minutes: at most 18:00, as ISO-8601 and every time zone allow.
@@ -141,13 +170,29 @@ public enum TimestampParser {
 
     static func checkDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
                           _ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) {
-        guard (1...12).contains(month), day >= 1, day <= LocalTime.daysInMonth(year: year, month: month),
-              hour < 24, minute < 60, second < 60 else { throw bad(b, "is not a valid date and time") }
+        guard validDate(year: year, month: month, day: day), validTime(hour: hour, minute: minute, second: second) else {
+            throw bad(b, "is not a valid date and time")
+        }
+    }
+
+    @inline(__always)
+    static func validDate(year: Int, month: Int, day: Int) -> Bool {
+        (1...12).contains(month) && day >= 1 && day <= LocalTime.daysInMonth(year: year, month: month)
+    }
+
+    @inline(__always)
+    static func validTime(hour: Int, minute: Int, second: Int) -> Bool {
+        hour < 24 && minute < 60 && second < 60
     }
 
     static func compose(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, ms: Int64, offset: Int,
                         _ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> Parsed {
-        let days = LocalTime.days(year: year, month: month, day: day)
+        try compose(days: LocalTime.days(year: year, month: month, day: day), hour: hour, minute: minute, second: second,
+                    ms: ms, offset: offset, b)
+    }
+
+    static func compose(days: Int64, hour: Int, minute: Int, second: Int, ms: Int64, offset: Int,
+                        _ b: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> Parsed {
         let local = days * Millis.day + Int64(hour) * Millis.hour + Int64(minute) * Millis.minute + Int64(second) * 1000 + ms
         return try bounded(Parsed(millis: local - Int64(offset) * Millis.minute, offsetMinutes: Int16(offset), unixForm: false), b)
     }
