@@ -27,12 +27,17 @@ enum FuzzTarget: String, CaseIterable {
                 if let e = try? parser.parse(UnsafeBufferPointer(rebasing: line)) { Self.checkEvent(e) }
             }
         case .jsonl:
-            let parser = JSONLineParser(decoder: RowDecoder())
+            var parser = JSONLineParser(decoder: RowDecoder())
             for line in bytes.split(separator: 10, omittingEmptySubsequences: false) {
                 if let e = try? parser.parse(UnsafeBufferPointer(rebasing: line)) { Self.checkEvent(e) }
             }
         case .timestamp:
             if let p = try? TimestampParser.parse(bytes) { precondition(InputBounds.timestamps.contains(p.millis)) }
+            // Read again with its own day remembered: the same instant and offset.
+            var lastDay = TimestampParser.DayCache()
+            let first = try? TimestampParser.parse(bytes, lastDay: &lastDay)
+            let again = try? TimestampParser.parse(bytes, lastDay: &lastDay)
+            precondition(first?.millis == again?.millis && first?.offsetMinutes == again?.offsetMinutes)
         case .duration:
             let text = String(decoding: bytes, as: UTF8.self)
             if let ms = DurationText.parse(text) {
