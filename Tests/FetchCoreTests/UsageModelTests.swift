@@ -132,8 +132,8 @@ struct AppHabitsTests {
         var habits = AppHabits()
         var expected = Set<Int32>()
         for _ in 0..<500 {
-            let id = Int32.random(in: -2...40, using: &rng)
-            if Bool.random(using: &rng) {
+            let id = Int32(rng.int(in: -2...40))
+            if rng.chance(0.5) {
                 habits[id] = id >= 0 ? AppHabit() : nil
                 if id >= 0 { expected.insert(id) }
             } else {

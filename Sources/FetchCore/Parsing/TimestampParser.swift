@@ -142,8 +142,8 @@ public enum TimestampParser {
         } else {
             let year = num(0, 4), month = num(5, 2), day = num(8, 2)
             if !nonDigit && validDate(year: year, month: month, day: day) {
-                days = LocalTime.days(year: year, month: month, day: day)
-                (lastDay.head, lastDay.tail, lastDay.day) = (head, tail, days!)
+                let d = LocalTime.days(year: year, month: month, day: day)
+                (days, lastDay.head, lastDay.tail, lastDay.day) = (d, head, tail, d)
             }
         }
         let hour = num(11, 2), minute = num(14, 2), second = num(17, 2), ms = num(20, 3)
