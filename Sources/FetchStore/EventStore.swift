@@ -1,5 +1,6 @@
 import FetchCore
 import GRDB
+import Synchronization
 
 /// The SQLite store of usage events (GRDB, WAL).
 ///
@@ -12,6 +13,9 @@ public final class EventStore: ServiceStore {
     /// One service process owns a SQLite store: it writes through this driver only, so its
     /// memory stays current without a version read per request.
     public var isShared: Bool { false }
+    /// The names the service's writer has committed (``NameCache``); read and changed only inside
+    /// the pool's writes, so the lock is never contended.
+    let names = Mutex(NameCache())
 
     public init(path: String) throws {
         self.path = path

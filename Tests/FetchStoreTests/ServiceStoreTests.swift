@@ -125,8 +125,8 @@ struct ServiceStoreTests {
         }
     }
 
-    /// Sizes around the claim statements' row counts, ids repeated within and across chunks, and
-    /// events alike in all but their id: each new id is one stored event, however the batch splits.
+    /// Sizes from one to past a hundred, ids repeated within and across batches, and
+    /// events alike in all but their id: each new id is one stored event, whatever the batch's size.
     @Test(arguments: Driver.allCases)
     func everyNewIdIsOneEventWhateverTheBatchSizeAndAlikeEventsAreKeptApart(driver: Driver) async throws {
         try await withStores(driver) { store, _ in
