@@ -125,7 +125,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "FetchServerTests", dependencies: [
-            "FetchServer", "FetchClient", "FetchCore", "FetchStore", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
+            "FetchAPI", "FetchServer", "FetchClient", "FetchCore", "FetchStore", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "GRDB", package: "GRDB.swift"),

@@ -9,6 +9,9 @@ import Foundation
 /// ``RequestError``s that name the field (`events[3].timestamp`).
 public enum RequestDecoding {
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: Data) throws(RequestError) -> T {
+        if T.self == API.EventBatch.self, let batch = bytes.withUnsafeBytes({ API.EventBatch.plain($0) }) as? T {
+            return batch
+        }
         do {
             return try JSONDecoder().decode(T.self, from: bytes)
         } catch let error as DecodingError {
