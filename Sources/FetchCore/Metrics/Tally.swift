@@ -74,4 +74,19 @@ public struct Tally: Equatable, Sendable, Codable {
 
     public func refusedCount(_ r: Refusal) -> Int64 { refused[r.rawValue] }
     public func violationCount(_ r: HardRule) -> Int64 { violations[r.rawValue] }
+
+    /// Counts a refused request.
+    ///
+    /// Adds one to the lane in place: `refused[i] += 1` copies the vector out, writes the lane and
+    /// reads the whole vector back, which stalls store forwarding on every refusal (`perf
+    /// annotate` of `replay --policy fixed:15m`).
+    mutating func countRefusal(_ r: Refusal) { Self.increment(&refused, at: r.rawValue) }
+
+    /// Counts a hard-rule violation the engine's audit found (as ``countRefusal(_:)``).
+    mutating func countViolation(_ rule: HardRule) { Self.increment(&violations, at: rule.rawValue) }
+
+    private static func increment(_ counts: inout SIMD8<Int64>, at lane: Int) {
+        precondition((0..<8).contains(lane))
+        withUnsafeMutableBytes(of: &counts) { $0.withMemoryRebound(to: Int64.self) { $0[lane] += 1 } }
+    }
 }

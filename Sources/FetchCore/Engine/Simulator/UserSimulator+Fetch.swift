@@ -5,7 +5,7 @@ extension UserSimulator {
         let now = state.now, network = state.context.network
         let shared = state.radio.isAwake(at: now, on: network)
         if let refusal = refusal(i, network: network, sharedWake: shared) {
-            state.tally.refused[refusal.rawValue] += 1
+            state.tally.countRefusal(refusal)
             run.trace?.record(TraceRow(user: user, app: id, start: now, offsetMinutes: Int16(state.offset),
                                        unixForm: state.unixForm, durationMs: 0, result: nil, network: network,
                                        energyMicroJ: 0, bytes: 0, refusal: refusal))
@@ -49,11 +49,11 @@ extension UserSimulator {
 
     /// The engine's own check of every hard rule on a fetch it started, counted as violations.
     private func audit(_ i: Int, runMs: Int64, network: Network) {
-        if state.apps[i].settings.interval == .never { state.tally.violations[HardRule.never.rawValue] += 1 }
-        if !state.apps[i].intervalPermits(at: state.now) { state.tally.violations[HardRule.interval.rawValue] += 1 }
-        if runMs > Millis.deadline { state.tally.violations[HardRule.deadline.rawValue] += 1 }
-        if state.budget.overspent { state.tally.violations[HardRule.budget.rawValue] += 1 }
-        if state.context.blocker != nil || network == .none { state.tally.violations[HardRule.context.rawValue] += 1 }
+        if state.apps[i].settings.interval == .never { state.tally.countViolation(.never) }
+        if !state.apps[i].intervalPermits(at: state.now) { state.tally.countViolation(.interval) }
+        if runMs > Millis.deadline { state.tally.countViolation(.deadline) }
+        if state.budget.overspent { state.tally.countViolation(.budget) }
+        if state.context.blocker != nil || network == .none { state.tally.countViolation(.context) }
     }
 
     /// A fetch ends: one that reported newData or noData refreshes its app as of its start.
