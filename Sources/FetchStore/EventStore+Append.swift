@@ -4,9 +4,10 @@ import GRDBSQLite
 
 /// The service's event writes: batches with client ids, in groups, on the single writer.
 ///
-/// Every statement here binds straight to SQLite's statement handle, as ``ingest(_:)`` does:
-/// this runs on the one writer for every request, and GRDB's argument arrays cost more than the
-/// statements themselves on this path (the load benchmark, `Benchmarks/load.sh`, shows it).
+/// The statements run for every event (the id's claim, the event's insert) bind straight to
+/// SQLite's statement handle, as ``ingest(_:)`` does: this runs on the one writer for every
+/// request, and GRDB's argument arrays cost more than those statements themselves (perf under
+/// `Benchmarks/load.sh`). Names are read only when the writer does not know them yet.
 extension EventStore {
     /// Appends a batch in one transaction: all of it or nothing. Events whose id the tenant
     /// already sent are skipped, so a retried batch adds nothing twice. Returns the events
