@@ -69,9 +69,9 @@ private struct PlainReader {
     /// A string, or nil inside the optional for `null`.
     mutating func optionalString() -> String?? {
         skipSpace()
-        let null: [UInt8] = Array("null".utf8)
-        if bytes.count - at >= null.count, bytes[at..<(at + null.count)].elementsEqual(null) {
-            at += null.count
+        if bytes.count - at >= 4, bytes[at] == UInt8(ascii: "n"), bytes[at + 1] == UInt8(ascii: "u"),
+           bytes[at + 2] == UInt8(ascii: "l"), bytes[at + 3] == UInt8(ascii: "l") {
+            at += 4
             return .some(nil)
         }
         return string().map { .some($0) }
@@ -80,26 +80,24 @@ private struct PlainReader {
     /// One event object with its four required fields, each field at most once.
     mutating func event() -> API.Event? {
         guard take(UInt8(ascii: "{")) else { return nil }
-        var fields: [String?] = Array(repeating: nil, count: 6)
-        var seen = [Bool](repeating: false, count: 6)
+        var id, user, timestamp, event: String?
+        var app, value: String??
         if !take(UInt8(ascii: "}")) {
             repeat {
-                guard let key = key(), let slot = Self.fieldNames.firstIndex(of: key), !seen[slot] else { return nil }
-                seen[slot] = true
-                if slot < 4 {
-                    guard let value = string() else { return nil }
-                    fields[slot] = value
-                } else {
-                    guard let value = optionalString() else { return nil }
-                    fields[slot] = value
+                // Another key, a repeated one, or a value of another form: the decoder's to read.
+                switch key() {
+                case "id" where id == nil: guard let v = string() else { return nil }; id = v
+                case "user" where user == nil: guard let v = string() else { return nil }; user = v
+                case "timestamp" where timestamp == nil: guard let v = string() else { return nil }; timestamp = v
+                case "event" where event == nil: guard let v = string() else { return nil }; event = v
+                case "app" where app == nil: guard let v = optionalString() else { return nil }; app = v
+                case "value" where value == nil: guard let v = optionalString() else { return nil }; value = v
+                default: return nil
                 }
             } while take(UInt8(ascii: ","))
             guard take(UInt8(ascii: "}")) else { return nil }
         }
-        guard let id = fields[0], let user = fields[1], let timestamp = fields[2], let event = fields[3] else { return nil }
-        return API.Event(id: id, user: user, timestamp: timestamp, event: event, app: fields[4], value: fields[5])
+        guard let id, let user, let timestamp, let event else { return nil }
+        return API.Event(id: id, user: user, timestamp: timestamp, event: event, app: app ?? nil, value: value ?? nil)
     }
-
-    /// The event's fields: the first four required strings, the last two optional.
-    static let fieldNames = ["id", "user", "timestamp", "event", "app", "value"]
 }

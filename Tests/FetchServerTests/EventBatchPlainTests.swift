@@ -70,4 +70,21 @@ struct EventBatchPlainTests {
         }
         #expect(left > 1_000, "most edits take a body out of the plain form")
     }
+
+    /// Bodies one step from the plain form, each of which the reader must leave to the decoder.
+    @Test(arguments: [
+        #"{"events":[{"id":,"user":"u","timestamp":"t","event":"open"}]}"#,
+        #"{"events":[{"app":,"id":"a","user":"u","timestamp":"t","event":"open"}]}"#,
+        #"{"events":[{"id":"a","user":"u","timestamp":"t","event":"open","value":}]}"#,
+        #"{"events":[{"id":"a","id":"b","user":"u","timestamp":"t","event":"open"}]}"#,
+        #"{"events":[{"id":"a","user":"u","timestamp":"t","event":"open","extra":"x"}]}"#,
+        #"{"events":[{"id":"a\u0041","user":"u","timestamp":"t","event":"open"}]}"#,
+        #"{"events":[{"id":"a","user":"u","timestamp":"t","event":"open","value":5}]}"#,
+        #"{"events":[{"id":"a","user":"u","timestamp":"t"}]}"#,
+        #"{"events":[{"id":"a","user":"u","timestamp":"t","event":"open"},]}"#,
+        #"{"events":[{"id":"a","user":"u","timestamp":"t","event":"open"}]} x"#,
+    ])
+    func aBodyOutOfThePlainFormIsLeftToTheDecoder(body: String) {
+        #expect(Self.plain(Array(body.utf8)) == nil)
+    }
 }
