@@ -17,17 +17,22 @@ struct EventStoreAppendTests {
         return h.events.map { "\(($0.time.millis - ServiceStoreTests.base) / 60_000) \($0.app < 0 ? "-" : h.appNames[Int($0.app)])" }
     }
 
+    /// Makes every insert of an event at `minute` fail (a trigger), so that its batch rolls back.
+    static func refuseEvents(atMinute minute: Int64, in store: EventStore) async throws {
+        try await store.pool.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.ts = \(ServiceStoreTests.base + minute * 60_000)
+                BEGIN SELECT RAISE(ABORT, 'refused'); END
+                """)
+        }
+    }
+
     @Test func aNameAddedByABatchThatWasRolledBackIsNotRememberedWhenItsIdGoesToAnother() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
         let store = try EventStore(path: dir.path + "/s.sqlite")
         // An event at minute 13 fails inside its batch's savepoint, after the batch added its names.
-        try await store.pool.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.ts = \(ServiceStoreTests.base + 13 * 60_000)
-                BEGIN SELECT RAISE(ABORT, 'refused'); END
-                """)
-        }
+        try await Self.refuseEvents(atMinute: 13, in: store)
         let failing = [Self.event("f1", user: "acme/gone", minute: 1, app: "lost"), Self.event("f2", user: "acme/gone", minute: 13, app: "lost")]
         let other = [Self.event("o1", user: "acme/other", minute: 2, app: "kept")]
         let results = try await store.appendGroup([(failing, "acme"), (other, "acme")])
@@ -60,12 +65,7 @@ struct EventStoreAppendTests {
         defer { dir.cleanup() }
         let store = try EventStore(path: dir.path + "/s.sqlite")
         let refused: Int64 = 59
-        try await store.pool.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.ts = \(ServiceStoreTests.base + refused * 60_000)
-                BEGIN SELECT RAISE(ABORT, 'refused'); END
-                """)
-        }
+        try await Self.refuseEvents(atMinute: refused, in: store)
         var rng = SplitMix64(seed: seed)
         var expected: [String: [String]] = [:]
         var next = 0

@@ -40,15 +40,15 @@ struct FetchDraw {
         return FetchDraw(profile: profile, sigma: sigma, hasNewData: hasNewData, rng: &rng, deadline: deadline)
     }
 
-    /// A log-normal draw of milliseconds around `median`, at least 1 and at most
-    /// ``InputBounds/maxDuration``: a wide profile can draw beyond `Int64`, so the draw is held
-    /// in range before it is converted.
     /// The sigma of a log-normal with this median and 95th percentile (0 when they are equal):
     /// the 95th percentile of a standard normal is 1.6448536.
     static func sigma(median: Int64, p95: Int64) -> Double {
         p95 > median ? log(Double(p95) / Double(median)) / 1.644_853_6 : 0
     }
 
+    /// A log-normal draw of milliseconds around `median`, at least 1 and at most
+    /// ``InputBounds/maxDuration``: a wide profile can draw beyond `Int64`, so the draw is held
+    /// in range before it is converted.
     static func logNormal(median: Int64, sigma: Double, rng: inout SplitMix64) -> Int64 {
         let drawn = Double(median) * exp(sigma * rng.normal())
         guard drawn < Double(InputBounds.maxDuration) else { return InputBounds.maxDuration }
