@@ -7,6 +7,8 @@ public struct IngestStats: Sendable {
     public init() {}
     public var read = 0
     public var inserted = 0
+    /// Users whose usage models the ingest learned again (none unless asked to learn).
+    public var learned = 0
     /// Rows the store already held (the same log ingested again).
     public var duplicates: Int { read - inserted }
 }
@@ -28,11 +30,16 @@ extension EventStore {
     /// it in memory a large ingest took half as long again and twice the memory (measured with
     /// `Benchmarks/ingest-vs-sqlite3.sh`).
     ///
+    /// With `learn`, when rows were added, the usage model of every user in the source is learned
+    /// again from all its stored events and stored in the same transaction. A user new to the
+    /// store is learned from the rows as they go in (``IngestLearner``); the others from the
+    /// store, in one pass over its events.
+    ///
     /// Into an empty store, the per-user index is dropped and built again once the rows are in:
     /// rows come in time order, so keeping it up to date would insert each row at a random place
     /// in it, and one sort afterwards costs less. The drop is part of the transaction, so a failed
     /// ingest leaves the index as it was.
-    public func ingest<S: UsageEventSource>(_ source: inout S) throws -> IngestStats {
+    public func ingest<S: UsageEventSource>(_ source: inout S, learn: Bool = false) throws -> IngestStats {
         var stats = IngestStats()
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF; PRAGMA temp_store = FILE")
@@ -40,8 +47,13 @@ extension EventStore {
             try db.inTransaction(.immediate) {
                 let empty = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM events)") ?? false
                 if empty { try db.execute(sql: "DROP INDEX \(Self.userIndexName)") }
-                try Self.insert(&source, into: db, path: path, stats: &stats)
+                var learner = learn ? LearnerQueue() : nil
+                var names = NameIDs(db: db)
+                try Self.insert(&source, into: db, path: path, names: &names, learner: &learner, stats: &stats)
                 if empty { try Self.buildUserIndex(db) }
+                if let learned = learner.take()?.finish(), stats.inserted > 0 {
+                    stats.learned = try Self.learnModels(learned, source: source, db)
+                }
                 return .commit
             }
         }
@@ -57,9 +69,20 @@ extension EventStore {
         try db.execute(sql: userIndexSQL)
     }
 
-    private static func insert<S: UsageEventSource>(_ source: inout S, into db: Database, path: String,
-                                                    stats: inout IngestStats) throws {
-        var names = NameIDs(db: db)
+    /// Stores the models learned while inserting, those of the users new to the store, and learns
+    /// the others' from the store; returns how many users' models were stored. Learned out of
+    /// order (``IngestLearner``), they are dropped and every user is learned from the store.
+    private static func learnModels<S: UsageEventSource>(_ learned: (inOrder: Bool, models: [(user: Int32, model: UsageModel)]),
+                                                         source: S, _ db: Database) throws -> Int {
+        let fresh = learned.inOrder ? learned.models.map { (source.users[$0.user], $0.model) } : []
+        try storeModels(fresh, apps: source.apps, db)
+        let stored = Set(fresh.map(\.0))
+        let others = source.users.names.filter { !stored.contains($0) }
+        return fresh.count + (others.isEmpty ? 0 : try learnModels(users: others, db))
+    }
+
+    private static func insert<S: UsageEventSource>(_ source: inout S, into db: Database, path: String, names: inout NameIDs,
+                                                    learner: inout LearnerQueue?, stats: inout IngestStats) throws {
         let many = try db.makeStatement(sql: Self.insertSQL(rows: Self.rowsPerInsert))
         let one = try db.makeStatement(sql: Self.insertSQL(rows: 1))
         let connection = db.sqliteConnection
@@ -81,6 +104,7 @@ extension EventStore {
             let user = try names.user(e.user, source.users, db)
             let app = e.app < 0 ? 0 : try names.app(e.app, source.apps, db)
             if app != 0 { pairs.insert(UInt64(user) << 32 | UInt64(app)) }
+            if names.isNew(e.user) { learner?.observe(e, app: app) }
             pending.append(contentsOf: [e.time.millis, user, Int64(e.kind.rawValue), app, Int64(e.value),
                                         Int64(occurrences.next(e)), Int64(e.offsetMinutes), e.unixForm ? 1 : 0])
             stats.read += 1
@@ -116,6 +140,8 @@ struct NameIDs {
     private var users: [String: Int64] = [:]
     private var apps: [String: Int64] = [:]
     private var userIDs: [Int64] = []
+    /// Per source user id: whether the store had no such user before.
+    private var added: [Bool] = []
     private var appIDs: [Int64] = []
 
     init(db: Database) {
@@ -126,10 +152,15 @@ struct NameIDs {
     mutating func user(_ id: Int32, _ table: NameTable, _ db: Database) throws -> Int64 {
         if Int(id) < userIDs.count { return userIDs[Int(id)] }
         while userIDs.count <= Int(id) {
-            userIDs.append(try Self.id(table[Int32(userIDs.count)], in: "users", &users, db))
+            let name = table[Int32(userIDs.count)]
+            added.append(users[name] == nil)
+            userIDs.append(try Self.id(name, in: "users", &users, db))
         }
         return userIDs[Int(id)]
     }
+
+    /// Whether the user of source id `id` (already looked up) was added by this ingest.
+    func isNew(_ id: Int32) -> Bool { added[Int(id)] }
 
     mutating func app(_ id: Int32, _ table: NameTable, _ db: Database) throws -> Int64 {
         if Int(id) < appIDs.count { return appIDs[Int(id)] }

@@ -23,15 +23,17 @@ extension EventStore {
 
     /// Replaces the stored models of these users, in one transaction.
     public func saveModels(_ models: [(user: String, model: UsageModel)], apps: NameTable) throws {
-        try pool.write { db in
-            for (user, model) in models {
-                let records = model.records { apps[$0] }
-                try db.execute(sql: "DELETE FROM models WHERE user = ?", arguments: [user])
-                try db.execute(sql: "INSERT INTO models (user, app, data) VALUES (?, '', ?)", arguments: [user, Data(records.user)])
-                for (name, bytes) in records.apps {
-                    try db.execute(sql: "INSERT INTO models (user, app, data) VALUES (?, ?, ?)", arguments: [user, name, Data(bytes)])
-                }
-            }
+        try pool.write { db in try Self.storeModels(models, apps: apps, db) }
+    }
+
+    static func storeModels(_ models: [(user: String, model: UsageModel)], apps: NameTable, _ db: Database) throws {
+        let delete = try db.cachedStatement(sql: "DELETE FROM models WHERE user = ?")
+        let insert = try db.cachedStatement(sql: "INSERT INTO models (user, app, data) VALUES (?, ?, ?)")
+        for (user, model) in models {
+            let records = model.records { apps[$0] }
+            try delete.execute(arguments: [user])
+            try insert.execute(arguments: [user, "", Data(records.user)])
+            for (name, bytes) in records.apps { try insert.execute(arguments: [user, name, Data(bytes)]) }
         }
     }
 
@@ -54,19 +56,21 @@ extension EventStore {
     /// once per user). Memory grows with the users and their apps. Returns how many were learned.
     @discardableResult
     public func learnModels(users: [String]) throws -> Int {
+        try pool.write { db in try Self.learnModels(users: users, db) }
+    }
+
+    static func learnModels(users: [String], _ db: Database) throws -> Int {
         let wanted = Set(users)
-        let (models, userNames, appNames) = try withEvents { source -> ([Int32: UsageModel], NameTable, NameTable) in
-            var models: [Int32: UsageModel] = [:]
-            var chosen: [Bool] = []
-            while let e = try source.next() {
-                let u = Int(e.user)
-                while chosen.count <= u { chosen.append(wanted.contains(source.users[Int32(chosen.count)])) }
-                guard chosen[u] else { continue }
-                models[e.user, default: UsageModel()].observe(e)
-            }
-            return (models, source.users, source.apps)
+        var source = try StoreEventSource(db: db)
+        var models: [Int32: UsageModel] = [:]
+        var chosen: [Bool] = []
+        while let e = try source.next() {
+            let u = Int(e.user)
+            while chosen.count <= u { chosen.append(wanted.contains(source.users[Int32(chosen.count)])) }
+            guard chosen[u] else { continue }
+            models[e.user, default: UsageModel()].observe(e)
         }
-        try saveModels(models.keys.sorted().map { (userNames[$0], models[$0]!) }, apps: appNames)
+        try storeModels(models.keys.sorted().map { (source.users[$0], models[$0]!) }, apps: source.apps, db)
         return models.count
     }
 }

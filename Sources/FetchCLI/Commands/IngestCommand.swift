@@ -9,7 +9,7 @@ struct IngestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
         abstract: "Store usage logs in a SQLite or PostgreSQL store; a row already stored is not stored again.",
-        discussion: "The whole ingest is one transaction: a bad row (without --skip-invalid) leaves the store as it was. Afterwards the usage model of every user in the logs is learned again from all their stored events and stored.")
+        discussion: "The whole ingest is one transaction: a bad row (without --skip-invalid) leaves the store as it was. In the same transaction, the usage model of every user in the logs is learned again from all their stored events and stored.")
 
     @OptionGroup var files: LogFileOptions
 
@@ -37,8 +37,8 @@ struct IngestCommand: AsyncParsableCommand {
                 }
             } else {
                 let store = try EventStore(path: db)
-                stats = try store.ingest(&source)
-                if stats.inserted > 0 && !noLearn { learned = try store.learnModels(users: source.users.names) }
+                stats = try store.ingest(&source, learn: !noLearn)
+                if stats.inserted > 0 && !noLearn { learned = stats.learned }
             }
             if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
             let shown = (try? PostgresURL(db).redacted) ?? db
