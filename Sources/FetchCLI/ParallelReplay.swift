@@ -26,11 +26,13 @@ struct ParallelReplay {
             Thread { [policies, scenario, seed] in
                 let users = NameTable(), apps = NameTable()
                 let replays = policies.map { makeReplay(policy: $0, scenario: scenario, seed: seed, users: users, apps: apps) }
+                var grouping = UserGrouping()
                 while let batch = queue.take() {
                     for n in batch.newUsers { _ = users.id(n) }
                     for n in batch.newApps { _ = apps.id(n) }
-                    for e in batch.events { for r in replays { r.consume(e) } }
+                    for e in batch.events { grouping.add(e, to: replays) }
                 }
+                grouping.flush(to: replays)
                 results.set(i, replays.map { $0.finish() })
             }
         }

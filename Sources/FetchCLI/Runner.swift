@@ -66,6 +66,8 @@ struct Runner {
             if let tap {
                 var tapped = TappedSource(base: source, tap: tap)
                 try tapped.run(replays)
+            } else if sinks == nil {
+                try source.runGrouped(replays)
             } else {
                 try source.run(replays)
             }

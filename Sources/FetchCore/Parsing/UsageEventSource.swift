@@ -22,4 +22,12 @@ extension UsageEventSource {
             while let e = try next() { for r in replays { r.consume(e) } }
         }
     }
+
+    /// Feeds every event to every replay, in one pass over the input, each user's events of a
+    /// batch together (``UserGrouping``): the same reports, but not for replays that trace.
+    public mutating func runGrouped(_ replays: [ReplayDriver]) throws {
+        var grouping = UserGrouping()
+        while let e = try next() { grouping.add(e, to: replays) }
+        grouping.flush(to: replays)
+    }
 }
