@@ -36,6 +36,13 @@ public struct AppHabits: Sendable {
         return true
     }
 
+    /// The weighted opens of `id` (0 when it has no habit), read in place: the subscript copies
+    /// the habit out, and with it a reference to each of its arrays.
+    public func allOpens(_ id: Int32) -> Float {
+        let i = Int(id)
+        return i >= 0 && i < slots.count ? slots[i]?.allOpens ?? 0 : 0
+    }
+
     /// Changes the habit of `id` in place (made empty first when there is none), so its arrays
     /// are not copied on write.
     mutating func update(_ id: Int32, _ body: (inout AppHabit) -> Void) {

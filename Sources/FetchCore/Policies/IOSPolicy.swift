@@ -33,17 +33,38 @@ public struct IOSPolicy: FetchPolicy {
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UsageModel, decision: inout Decision) {
         guard point == .tick || point == .timer else { return }
         guard view.energyUsedToday * 10 < view.energyBudget * 9 else { return }
-        let now = view.now.millis
-        let ranked = view.apps
-            .filter { $0.settings.interval != .never && (state.apps[$0.id]?.allOpens ?? 0) > 0 }
-            .sorted { (state.apps[$0.id]!.allOpens, $1.id) > (state.apps[$1.id]!.allOpens, $0.id) }
-            .prefix(topApps)
-        for app in ranked {
-            if app.lastFetchStart != .min && now - app.lastFetchStart < Millis.hour { continue }
-            if app.terminated > 0 && app.lastFetchStart != .min && now - app.lastFetchStart < Millis.day,
-               app.lastFetchWasTerminated { continue }
-            let p = state.openProbability(app.id, from: now, span: Millis.hour, offsetMinutes: view.offsetMinutes)
-            if p >= threshold { decision.fetches.append(app.id) }
+        let now = view.now.millis, apps = view.apps
+        // Ranked by index into the view, on the stack: this runs at every tick of every user,
+        // and ranking copies of the apps' states cost more than the rest of the decision.
+        withUnsafeTemporaryAllocation(of: Candidate.self, capacity: apps.count) { buffer in
+            var n = 0
+            for i in apps.indices where apps[i].settings.interval != .never {
+                let opens = state.apps.allOpens(apps[i].id)
+                if opens > 0 {
+                    buffer.initializeElement(at: n, to: Candidate(opens: opens, id: apps[i].id, index: i))
+                    n += 1
+                }
+            }
+            var ranked = UnsafeMutableBufferPointer(rebasing: buffer[..<n])
+            ranked.sort { $0.opens != $1.opens ? $0.opens > $1.opens : $0.id < $1.id }
+            for c in ranked.prefix(topApps) {
+                let last = apps[c.index].lastFetchStart
+                if last != .min && now - last < Millis.hour { continue }
+                if apps[c.index].terminated > 0 && last != .min && now - last < Millis.day,
+                   apps[c.index].lastFetchWasTerminated { continue }
+                let p = state.openProbability(c.id, from: now, span: Millis.hour, offsetMinutes: view.offsetMinutes)
+                if p >= threshold { decision.fetches.append(c.id) }
+            }
+            _ = ranked.deinitialize()
         }
+    }
+}
+
+extension IOSPolicy {
+    /// An app in the running for a tick's fetches: its weighted opens, and where the view has it.
+    struct Candidate {
+        var opens: Float
+        var id: Int32
+        var index: Int
     }
 }
