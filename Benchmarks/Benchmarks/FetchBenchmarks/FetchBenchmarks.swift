@@ -52,7 +52,7 @@ let benchmarks: @Sendable () -> Void = {
             var source = ArraySource(events: events, users: counting.users, apps: counting.apps)
             let replay = makeReplay(policy: PolicySpec.parse(policy)!, scenario: .default, seed: 1,
                                     users: counting.users, apps: counting.apps)
-            try! source.run([replay])
+            try! source.runGrouped([replay])  // as the command line replays
             blackHole(replay.finish())
         }
     }
