@@ -1,6 +1,6 @@
 /// Feeds replays a batch of events at a time, each user's events of the batch together.
 ///
-/// Users share no state in a replay (``ReplayContext`` only sums their tallies, in integers),
+/// Users share no state in a replay (its context only sums their tallies, in integers),
 /// so a user's events may run before another's earlier ones: each user still sees its own in
 /// order, and the report is the one feeding every event in time order gives. What changes is
 /// the memory the replay touches: one user's model and apps for a stretch of its events and
@@ -14,6 +14,7 @@ public struct UserGrouping {
     /// users, in some megabytes.
     public static let batchSize = 1 << 18
 
+    /// Events gathered before they run, in this grouping.
     public let batchSize: Int
     private var batch: [UsageEvent] = []
     private var grouped: [UsageEvent] = []
