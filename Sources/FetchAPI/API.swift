@@ -5,7 +5,7 @@ public enum API {
         public var events: [Event]
     }
 
-    /// One usage event: the log's fields plus the client's id, unique per tenant.
+    /// One usage event: the log's fields plus the client's id, unique per user.
     public struct Event: Decodable, Sendable {
         public var id: String
         public var user: String

@@ -3,12 +3,11 @@ import PostgresNIO
 
 /// The schema, as numbered migrations applied in order and recorded in `schema_version`.
 ///
-/// Distribution by user: every table of a user's data (`events`, `user_apps`, `intervals`,
-/// `fetch_results`, `models`, `user_versions`) has `user_name` first in its primary key, so
-/// each can be distributed on `user_name` (Citus: `create_distributed_table('events',
-/// 'user_name')`, the others colocated with it). `apps` is a small dictionary of app names, a
-/// reference table. `event_ids` is keyed by (tenant, id), because ids are unique per tenant:
-/// distribute it by `tenant`.
+/// Distribution by user: every table of a user's data (`events`, `user_apps`, `event_ids`,
+/// `intervals`, `fetch_results`, `models`, `user_versions`) has `user_name` first in its
+/// primary key, so each can be distributed on `user_name` (Citus:
+/// `create_distributed_table('events', 'user_name')`, the others colocated with it). `apps` is
+/// a small dictionary of app names, a reference table.
 extension PostgresStore {
     /// Each migration's statements, in order; a migration's number is its place plus one.
     static let migrations: [[String]] = [
@@ -77,6 +76,15 @@ extension PostgresStore {
                 user_name text PRIMARY KEY,
                 version bigint NOT NULL)
             """,
+        ],
+        [
+            // Event ids are a user's own, as in the SQLite store (its v6 migration): keyed by
+            // (user_name, id), with the user's data, and no index of their own. Stored names
+            // carry the tenant, so ids unique per (tenant, id) are unique per (user_name, id).
+            "ALTER TABLE event_ids DROP CONSTRAINT event_ids_pkey",
+            "DROP INDEX event_ids_user",
+            "ALTER TABLE event_ids DROP COLUMN tenant",
+            "ALTER TABLE event_ids ADD PRIMARY KEY (user_name, id)",
         ],
     ]
 

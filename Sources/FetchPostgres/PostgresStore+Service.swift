@@ -8,13 +8,13 @@ extension PostgresStore {
     /// batch. Event ids are claimed by `INSERT … ON CONFLICT DO NOTHING RETURNING`, so the same
     /// retry arriving at two instances at once is stored once. The users' version rows are
     /// locked first, in name order, so that two instances' groups queue instead of deadlocking.
-    public func appendGroup(_ batches: [(events: [IdentifiedEvent], tenant: String)]) async throws -> [Result<AppendOutcome, any Error>] {
-        let users = Set(batches.flatMap { $0.events.map(\.user) }).sorted()
+    public func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>] {
+        let users = Set(batches.flatMap { $0.map(\.user) }).sorted()
         return try await transaction { conn in
             try await lockVersions(users, conn)
             var results: [Result<AppendOutcome, any Error>] = []
-            for (events, tenant) in batches {
-                results.append(try await insertInSavepoint(events, tenant: tenant, conn))
+            for events in batches {
+                results.append(try await insertInSavepoint(events, conn))
             }
             return results
         }
@@ -22,14 +22,14 @@ extension PostgresStore {
 
     /// One batch, all or nothing. A batch that named an app another instance has since deleted
     /// (a stale ``appCache`` entry, caught by the foreign key) is tried once more, afresh.
-    private func insertInSavepoint(_ events: [IdentifiedEvent], tenant: String, _ conn: PostgresConnection) async throws
+    private func insertInSavepoint(_ events: [IdentifiedEvent], _ conn: PostgresConnection) async throws
         -> Result<AppendOutcome, any Error> {
         var attempt = 0
         while true {
             attempt += 1
             try await conn.query("SAVEPOINT batch", logger: logger)
             do {
-                let outcome = try await insert(events, tenant: tenant, conn)
+                let outcome = try await insert(events, conn)
                 try await conn.query("RELEASE SAVEPOINT batch", logger: logger)
                 return .success(outcome)
             } catch where !Self.isRetryable(error) {
@@ -43,17 +43,17 @@ extension PostgresStore {
         }
     }
 
-    private func insert(_ batch: [IdentifiedEvent], tenant: String, _ conn: PostgresConnection) async throws -> AppendOutcome {
-        var claimed = Set<String>()
-        for try await id in try await conn.query("""
-            INSERT INTO event_ids (tenant, id, user_name)
-            SELECT \(tenant), i, u FROM unnest(\(batch.map(\.id))::text[], \(batch.map(\.user))::text[]) AS t(i, u)
-            ON CONFLICT DO NOTHING RETURNING id
-            """, logger: logger).decode(String.self) {
-            claimed.insert(id)
+    private func insert(_ batch: [IdentifiedEvent], _ conn: PostgresConnection) async throws -> AppendOutcome {
+        var claimed = Set<[String]>()
+        for try await (user, id) in try await conn.query("""
+            INSERT INTO event_ids (user_name, id)
+            SELECT u, i FROM unnest(\(batch.map(\.user))::text[], \(batch.map(\.id))::text[]) AS t(u, i)
+            ON CONFLICT DO NOTHING RETURNING user_name, id
+            """, logger: logger).decode((String, String).self) {
+            claimed.insert([user, id])
         }
-        // The first item with a claimed id is the one stored (a batch may repeat an id).
-        let added = batch.filter { claimed.remove($0.id) != nil }
+        // The first item with a claimed id is the one stored (a batch may repeat a user's id).
+        let added = batch.filter { claimed.remove([$0.user, $0.id]) != nil }
         guard !added.isEmpty else { return AppendOutcome(added: [], steps: [:]) }
         let appIDs = try await appIDs(for: added.filter { $0.event.app >= 0 }.map(\.appName), conn)
         let events = added.map(\.event)

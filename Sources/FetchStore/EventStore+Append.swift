@@ -9,11 +9,11 @@ import GRDBSQLite
 /// request, and GRDB's argument arrays cost more than those statements themselves (perf under
 /// `Benchmarks/load.sh`). Names are read only when the writer does not know them yet.
 extension EventStore {
-    /// Appends a batch in one transaction: all of it or nothing. Events whose id the tenant
+    /// Appends a batch in one transaction: all of it or nothing. Events whose id their user
     /// already sent are skipped, so a retried batch adds nothing twice. Returns the events
     /// actually added, in batch order.
-    public func append(_ batch: [IdentifiedEvent], tenant: String) async throws -> [IdentifiedEvent] {
-        try await appendGroup([(batch, tenant)])[0].get().added
+    public func append(_ batch: [IdentifiedEvent]) async throws -> [IdentifiedEvent] {
+        try await appendGroup([batch])[0].get().added
     }
 
     /// Appends several batches in one transaction, each all or nothing (a savepoint each):
@@ -22,18 +22,18 @@ extension EventStore {
     ///
     /// Names and pairs first seen by a batch join the writer's ``NameCache`` only once the
     /// transaction has committed, and only for the batches that stayed in.
-    public func appendGroup(_ batches: [(events: [IdentifiedEvent], tenant: String)]) async throws -> [Result<AppendOutcome, any Error>] {
+    public func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>] {
         try await pool.writeWithoutTransaction { db in
             try self.names.withLock { known in
                 var fresh = NameCache()
                 var results: [Result<AppendOutcome, any Error>] = []
                 try db.inTransaction {
-                    for (events, tenant) in batches {
+                    for events in batches {
                         var outcome = AppendOutcome(added: [], steps: [:])
                         var seen = NameCache()
                         do {
                             try db.inSavepoint {
-                                outcome.added = try Self.insert(events, tenant: tenant, known: known, fresh: &seen, db)
+                                outcome.added = try Self.insert(events, known: known, fresh: &seen, db)
                                 for user in Set(outcome.added.map(\.user)).sorted() { outcome.steps[user] = try Self.bumpVersion(user, db) }
                                 return .commit
                             }
@@ -51,11 +51,11 @@ extension EventStore {
         }
     }
 
-    /// Claims the batch's ids (``claim(_:tenant:_:)``), then inserts the events whose id was new, in
+    /// Claims the batch's ids (``claim(_:_:)``), then inserts the events whose id was new, in
     /// batch order. Names not in `known` are read or added, and noted in `fresh`.
-    private static func insert(_ batch: [IdentifiedEvent], tenant: String, known: NameCache, fresh: inout NameCache,
+    private static func insert(_ batch: [IdentifiedEvent], known: NameCache, fresh: inout NameCache,
                                _ db: Database) throws -> [IdentifiedEvent] {
-        let claimed = try claim(batch, tenant: tenant, db)
+        let claimed = try claim(batch, db)
         guard claimed.contains(true) else { return [] }
         var added: [IdentifiedEvent] = []
         added.reserveCapacity(batch.count)
@@ -91,17 +91,17 @@ extension EventStore {
         return added
     }
 
-    /// Claims the ids of `batch` for `tenant`; returns, in batch order, whether each was new. An
-    /// id sent twice in one batch is claimed once, by its first event. One single-row insert per
-    /// id, whose change count says whether the id was new: no read before it, and the writer is
-    /// single, so nothing comes between the insert and its count.
-    private static func claim(_ batch: [IdentifiedEvent], tenant: String, _ db: Database) throws -> [Bool] {
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (tenant, id, user) VALUES (?, ?, ?)")
+    /// Claims the ids of `batch` for their users (stored names, which carry the tenant); returns,
+    /// in batch order, whether each was new. An id sent twice for a user in one batch is claimed
+    /// once, by its first event. One single-row insert per id, whose change count says whether
+    /// the id was new: no read before it, and the writer is single, so nothing comes between the
+    /// insert and its count.
+    private static func claim(_ batch: [IdentifiedEvent], _ db: Database) throws -> [Bool] {
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (user, id) VALUES (?, ?)")
         let h = statement.sqliteStatement
         return try batch.map { item in
-            try bind(tenant, h, 1, db)
+            try bind(item.user, h, 1, db)
             try bind(item.id, h, 2, db)
-            try bind(item.user, h, 3, db)
             try stepToEnd(h, db)
             return sqlite3_changes(db.sqliteConnection) > 0
         }

@@ -6,6 +6,26 @@ import GRDBSQLite
 /// app intervals, and the fetch results apps report. User names here are the stored names
 /// (the service prefixes them with the tenant).
 extension EventStore {
+    /// Event ids are a user's own: the same id for another user is another event. Keyed by
+    /// (user, id), one user's ids sit together, so forgetting them needs no index of their own
+    /// and a batch writes no second index; the v3 table was keyed by (tenant, id) with such an
+    /// index. Stored names carry the tenant, and ids unique per tenant are unique per user, so
+    /// the copy keeps every id.
+    static func registerEventIDsByUser(_ m: inout DatabaseMigrator) {
+        m.registerMigration("v6-event-ids-by-user") { db in
+            try db.execute(sql: """
+                CREATE TABLE event_ids_by_user (
+                    user TEXT NOT NULL,           -- stored user name
+                    id TEXT NOT NULL,
+                    PRIMARY KEY (user, id)
+                ) WITHOUT ROWID;
+                INSERT OR IGNORE INTO event_ids_by_user (user, id) SELECT user, id FROM event_ids;
+                DROP TABLE event_ids;
+                ALTER TABLE event_ids_by_user RENAME TO event_ids;
+                """)
+        }
+    }
+
     static func registerService(_ m: inout DatabaseMigrator) {
         m.registerMigration("v3-service") { db in
             try db.execute(sql: """

@@ -88,6 +88,7 @@ public final class EventStore: ServiceStore {
                 """)
         }
         registerVersions(&m)
+        registerEventIDsByUser(&m)
         return m
     }
 

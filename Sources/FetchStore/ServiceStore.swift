@@ -5,8 +5,8 @@ import FetchCore
 /// `PostgresStore` (FetchPostgres) are the drivers.
 ///
 /// Every driver keeps the same promises: a batch is stored all or nothing; an event id the
-/// tenant sent before adds nothing, even when two requests carry it at once (a unique key,
-/// not a read then a write); a write has been committed when the call returns; every write
+/// user sent before adds nothing, even when two requests carry it at once (a unique key,
+/// not a read then a write), and the same id for another user is another event; a write has been committed when the call returns; every write
 /// about a user moves the user's ``UserVersion`` in the same transaction. User names are the
 /// stored names (the service prefixes them with the tenant), and every table of a user's data
 /// is keyed by user first, so that a user's rows can live on one partition.
@@ -27,7 +27,7 @@ public protocol ServiceStore: Sendable {
     /// Forgets everything stored about `user`, in one transaction; returns the events removed.
     func deleteUser(_ user: String) async throws -> Int
     /// Appends several batches in one transaction, each all or nothing, in batch order.
-    func appendGroup(_ batches: [(events: [IdentifiedEvent], tenant: String)]) async throws -> [Result<AppendOutcome, any Error>]
+    func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>]
 }
 
 extension ServiceStore {

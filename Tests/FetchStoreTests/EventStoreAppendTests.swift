@@ -35,11 +35,11 @@ struct EventStoreAppendTests {
         try await Self.refuseEvents(atMinute: 13, in: store)
         let failing = [Self.event("f1", user: "acme/gone", minute: 1, app: "lost"), Self.event("f2", user: "acme/gone", minute: 13, app: "lost")]
         let other = [Self.event("o1", user: "acme/other", minute: 2, app: "kept")]
-        let results = try await store.appendGroup([(failing, "acme"), (other, "acme")])
+        let results = try await store.appendGroup([failing, other])
         #expect(throws: (any Error).self) { try results[0].get() }
         #expect(try results[1].get().added.count == 1)
         // The rolled-back names' ids now belong to acme/other and "kept": the writer must not reuse them.
-        _ = try await store.appendGroup([([Self.event("g1", user: "acme/gone", minute: 3, app: "lost")], "acme")])
+        _ = try await store.appendGroup([[Self.event("g1", user: "acme/gone", minute: 3, app: "lost")]])
         #expect(try await Self.stored(store, "acme/gone") == ["3 lost"])
         #expect(try await Self.stored(store, "acme/other") == ["2 kept"])
     }
@@ -48,11 +48,11 @@ struct EventStoreAppendTests {
         let dir = TempDir()
         defer { dir.cleanup() }
         let store = try EventStore(path: dir.path + "/s.sqlite")
-        _ = try await store.appendGroup([([Self.event("a1", user: "acme/u1", minute: 1, app: "news")], "acme")])
+        _ = try await store.appendGroup([[Self.event("a1", user: "acme/u1", minute: 1, app: "news")]])
         #expect(try await store.deleteUser("acme/u1") == 1)
         // The user's id and its only app's id are free again, and go to these names.
-        _ = try await store.appendGroup([([Self.event("b1", user: "acme/u2", minute: 2, app: "mail")], "acme")])
-        _ = try await store.appendGroup([([Self.event("a2", user: "acme/u1", minute: 3, app: "news")], "acme")])
+        _ = try await store.appendGroup([[Self.event("b1", user: "acme/u2", minute: 2, app: "mail")]])
+        _ = try await store.appendGroup([[Self.event("a2", user: "acme/u1", minute: 3, app: "news")]])
         #expect(try await Self.stored(store, "acme/u1") == ["3 news"])
         #expect(try await Self.stored(store, "acme/u2") == ["2 mail"])
     }
@@ -70,7 +70,6 @@ struct EventStoreAppendTests {
         var expected: [String: [String]] = [:]
         var next = 0
         for _ in 0..<30 {
-            var group: [(events: [IdentifiedEvent], tenant: String)] = []
             var sent: [[IdentifiedEvent]] = []
             for _ in 0..<rng.int(in: 1...4) {
                 let batch = (0..<rng.int(in: 1...5)).map { _ -> IdentifiedEvent in
@@ -78,10 +77,9 @@ struct EventStoreAppendTests {
                     let minute = rng.chance(0.05) ? refused : Int64(rng.int(in: 0...58))
                     return Self.event("e\(next)", user: "acme/u\(rng.int(in: 0...5))", minute: minute, app: "app\(rng.int(in: 0...4))")
                 }
-                group.append((batch, "acme"))
                 sent.append(batch)
             }
-            let results = try await store.appendGroup(group)
+            let results = try await store.appendGroup(sent)
             for (batch, result) in zip(sent, results) {
                 let committed = (try? result.get()) != nil
                 #expect(committed == !batch.contains { $0.event.time.millis == ServiceStoreTests.base + refused * 60_000 })

@@ -54,8 +54,8 @@ struct ServiceStoreTests {
 
     /// The same writes through each driver.
     static func write(_ store: any ServiceStore) async throws -> UserHistory {
-        _ = try await store.appendGroup([([event("a", minute: 0, kind: .screenOn, app: nil), event("b", minute: 1),
-                                           event("c", minute: 1, app: "mail"), event("d", minute: 1)], "acme")])
+        _ = try await store.appendGroup([[event("a", minute: 0, kind: .screenOn, app: nil), event("b", minute: 1),
+                                           event("c", minute: 1, app: "mail"), event("d", minute: 1)]])
         _ = try await store.record(FetchReport(app: 0, start: Instant(millis: base + 120_000), offsetMinutes: 60, durationMs: 4_000,
                                                bytes: 2_048, network: .wifi, result: .newData), user: "acme/u1", app: "news")
         try await store.setInterval(.custom(3_600_000), user: "acme/u1", app: "news")
@@ -97,12 +97,12 @@ struct ServiceStoreTests {
     func aRetryIsStoredOnceEvenWhenTwoInstancesGetItAtOnce(driver: Driver) async throws {
         try await withStores(driver) { a, b in
             let batch = (0..<200).map { Self.event("r\($0)", user: "acme/u\($0 % 7)", minute: Int64($0)) }
-            async let one = a.appendGroup([(batch, "acme")])
-            async let two = b.appendGroup([(batch, "acme")])
+            async let one = a.appendGroup([batch])
+            async let two = b.appendGroup([batch])
             let added = try await [one, two].flatMap { $0 }.map { try $0.get().added.count }
             #expect(added.reduce(0, +) == 200, "\(added)")
             // The same ids in another tenant are other events.
-            let other = try await a.appendGroup([(batch.map { var e = $0; e.user = "globex/u"; return e }, "globex")])
+            let other = try await a.appendGroup([batch.map { var e = $0; e.user = "globex/u"; return e }])
             #expect(try other[0].get().added.count == 200)
             var stored = 0
             for u in 0..<7 { stored += try await b.history(user: "acme/u\(u)").events.count }
@@ -114,7 +114,7 @@ struct ServiceStoreTests {
     func eachBatchOfAGroupIsAllOrNothingAndReportsItsUsersSteps(driver: Driver) async throws {
         try await withStores(driver) { store, _ in
             let first = [Self.event("x1", minute: 5), Self.event("x1", minute: 6), Self.event("x2", user: "acme/u2", minute: 7)]
-            let results = try await store.appendGroup([(first, "acme"), ([Self.event("x1", minute: 9)], "acme")])
+            let results = try await store.appendGroup([first, [Self.event("x1", minute: 9)]])
             let outcome = try results[0].get()
             #expect(outcome.added.map(\.id) == ["x1", "x2"], "an id repeated in a batch is stored once")
             #expect(Set(outcome.steps.keys) == ["acme/u1", "acme/u2"])
@@ -122,6 +122,23 @@ struct ServiceStoreTests {
             #expect(try await store.lastEventTime(user: "acme/u1") == Self.base + 5 * 60_000)
             let v = try await store.version(user: "acme/u1").version
             #expect(outcome.steps["acme/u1"]?.after == v)
+        }
+    }
+
+    /// An id is its user's: the same id for another user of the tenant is another event, and a
+    /// user's id again, in any later batch, is nothing new.
+    @Test(arguments: Driver.allCases)
+    func anEventIdIsItsUsersOwn(driver: Driver) async throws {
+        try await withStores(driver) { store, _ in
+            let first = try await store.appendGroup([[Self.event("e1", minute: 1), Self.event("e1", user: "acme/u2", minute: 1)]])
+            #expect(try first[0].get().added.map(\.user) == ["acme/u1", "acme/u2"])
+            let again = try await store.appendGroup([[Self.event("e1", user: "acme/u2", minute: 2)],
+                                                     [Self.event("e1", user: "acme/u3", minute: 2)]])
+            #expect(try again[0].get().added.isEmpty)
+            #expect(try again[1].get().added.map(\.user) == ["acme/u3"])
+            #expect(try await store.deleteUser("acme/u2") == 1)
+            let afterDeletion = try await store.appendGroup([[Self.event("e1", user: "acme/u2", minute: 3)]])
+            #expect(try afterDeletion[0].get().added.count == 1, "a deleted user's ids are forgotten")
         }
     }
 
@@ -138,7 +155,7 @@ struct ServiceStoreTests {
                     Self.event("k\(rng.next() % 200)", minute: Int64(rng.next() % 3), app: rng.next() % 2 == 0 ? "news" : "mail")
                 }
                 let fresh = batch.map(\.id).filter { sent.insert($0).inserted }
-                let added = try await store.appendGroup([(batch, "acme")])[0].get().added
+                let added = try await store.appendGroup([batch])[0].get().added
                 #expect(added.map(\.id) == fresh, "size \(size): the new ids, once each, in batch order")
                 expected += fresh.count
             }

@@ -91,7 +91,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Event`.
         public struct Event: Codable, Hashable, Sendable {
-            /// Unique per tenant; a repeated id is skipped. 1 to 200 bytes, no control characters.
+            /// Unique per user; an id the same user sent before is skipped (another user may send the same id). 1 to 200 bytes, no control characters.
             ///
             /// - Remark: Generated from `#/components/schemas/Event/id`.
             public var id: Swift.String
@@ -129,7 +129,7 @@ extension Components {
             /// Creates a new `Event`.
             ///
             /// - Parameters:
-            ///   - id: Unique per tenant; a repeated id is skipped. 1 to 200 bytes, no control characters.
+            ///   - id: Unique per user; an id the same user sent before is skipped (another user may send the same id). 1 to 200 bytes, no control characters.
             ///   - user: 1 to 200 bytes, no control characters.
             ///   - timestamp: ISO-8601 with offset (2025-01-06T07:30:00+01:00) or Unix seconds, from 1970-01-01T00:00:00Z to before 2100-01-01T00:00:00Z
             ///   - event:

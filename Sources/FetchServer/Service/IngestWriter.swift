@@ -5,15 +5,14 @@ import FetchStore
 /// and every request is answered only after the commit that holds its batch.
 actor IngestWriter {
     let store: any ServiceStore
-    private var pending: [(events: [IdentifiedEvent], tenant: String,
-                           reply: CheckedContinuation<AppendOutcome, any Error>)] = []
+    private var pending: [(events: [IdentifiedEvent], reply: CheckedContinuation<AppendOutcome, any Error>)] = []
     private var writing = false
 
     init(store: any ServiceStore) { self.store = store }
 
-    func append(_ events: [IdentifiedEvent], tenant: String) async throws -> AppendOutcome {
+    func append(_ events: [IdentifiedEvent]) async throws -> AppendOutcome {
         try await withCheckedThrowingContinuation { reply in
-            pending.append((events, tenant, reply))
+            pending.append((events, reply))
             if !writing {
                 writing = true
                 Task { await self.drain() }
@@ -26,7 +25,7 @@ actor IngestWriter {
             let group = pending
             pending = []
             do {
-                let results = try await store.appendGroup(group.map { ($0.events, $0.tenant) })
+                let results = try await store.appendGroup(group.map(\.events))
                 for (job, result) in zip(group, results) { job.reply.resume(with: result) }
             } catch {
                 for job in group { job.reply.resume(throwing: error) }

@@ -8,7 +8,7 @@ extension SchedulerService {
         let items = try batch.validated(maxEvents: limits.maxBatchEvents).map { e in
             IdentifiedEvent(id: e.id, user: UserRef.stored(tenant: tenant, name: e.user), event: e.event, appName: e.appName)
         }
-        let outcome = try await writer.append(items, tenant: tenant)
+        let outcome = try await writer.append(items)
         let added = outcome.added
         metrics.eventsAccepted.increment(by: added.count)
         metrics.eventsDuplicate.increment(by: items.count - added.count)
