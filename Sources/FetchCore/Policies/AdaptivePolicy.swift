@@ -153,7 +153,7 @@ public struct AdaptivePolicy: FetchPolicy {
             chance = model.plugProbability(app.id)
         case .wake, .tick, .timer, .contentUpdate:
             let p = model.openProbability(app.id, from: now, span: horizon, offsetMinutes: offset)
-            chance = model.hasScreenEvents ? p * (1 - model.lateShare(app.id)) : p
+            chance = p > 0 && model.hasScreenEvents ? p * (1 - model.lateShare(app.id)) : p
         }
         let sharedWake: Bool
         switch point {
