@@ -161,4 +161,34 @@ struct PlanTriggerTests {
         #expect(plug.median >= 16 * Millis.hour && plug.median <= 17 * Millis.hour)
         #expect(model.screenOnForecast(from: from, span: 30 * Millis.minute, offsetMinutes: 60)?.chance ?? 0 < 0.05)
     }
+
+    /// The open triggers name the apps likeliest to be opened just before the app within the
+    /// horizon (successor chance times the chance of their open), at most three, each with its
+    /// own open's forecast: ranked here from the forecasts of every candidate.
+    @Test(arguments: [UInt64(3), 8, 21])
+    func theOpenTriggersAreTheLikeliestPredecessorsWithTheirForecasts(seed: UInt64) {
+        let log = Self.generated(seed: seed)
+        var rng = SplitMix64(seed: seed)
+        var listed = 0
+        for _ in 0..<4 {
+            let at = log.events[rng.int(in: log.events.count / 2...log.events.count - 1)].time.millis
+            var model = UsageModel()
+            for e in log.events where e.user == 0 && e.time.millis <= at { model.observe(e) }
+            for app in Self.habitual(log).prefix(5) {
+                let id = log.apps.id(app)
+                let ranked = model.apps.keys.compactMap { other -> (String, Double, WakeForecast)? in
+                    let follows = model.successorProbability(id, after: other)
+                    guard other != id, follows > 0, let f = model.openForecast(other, from: at, span: Millis.day) else { return nil }
+                    return (log.apps[other], follows * f.chance, f)
+                }.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(3)
+                let opens = Self.plan(log, app: app, at: at).triggers.filter { if case .open = $0.kind { true } else { false } }
+                #expect(opens.map(\.kind) == ranked.map { .open(after: $0.0) }, "\(app) at \(at)")
+                #expect(opens.map(\.chance) == ranked.map(\.2.chance))
+                #expect(opens.map(\.windowStart) == ranked.map { at + $0.2.early })
+                #expect(opens.map(\.windowEnd) == ranked.map { at + $0.2.late })
+                listed += opens.count
+            }
+        }
+        #expect(listed > 0)
+    }
 }

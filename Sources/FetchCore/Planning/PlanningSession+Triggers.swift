@@ -68,12 +68,16 @@ extension PlanningSession {
         if let f = model.plugForecast(from: at, span: horizon, offsetMinutes: offset) {
             wakes.append((.plugged, f, event(.plugged, f)))
         }
-        let before = model.apps.keys.compactMap { other -> (Int32, Double, WakeForecast)? in
+        // Ranked by the chance of the open alone (what ``UsageModel/openForecast(_:from:span:)``
+        // starts from); only the apps listed pay for the forecast's quantiles.
+        let before = model.apps.keys.compactMap { other -> (Int32, Double)? in
             let follows = model.successorProbability(app, after: other)
-            guard other != app, follows > 0, let f = model.openForecast(other, from: at, span: horizon) else { return nil }
-            return (other, follows * f.chance, f)
+            guard other != app, follows > 0 else { return nil }
+            let chance = model.reopenProbability(other, at: at, within: horizon)
+            return chance > 0 ? (other, follows * chance) : nil
         }
-        for (other, _, f) in before.sorted(by: { $0.1 != $1.1 ? $0.1 > $1.1 : apps[$0.0] < apps[$1.0] }).prefix(Self.maxPredecessors) {
+        for (other, _) in before.sorted(by: { $0.1 != $1.1 ? $0.1 > $1.1 : apps[$0.0] < apps[$1.0] }).prefix(Self.maxPredecessors) {
+            guard let f = model.openForecast(other, from: at, span: horizon) else { continue }
             wakes.append((.open(after: apps[other]), f, event(.open, f, app: other)))
         }
         if case .updates(let mean) = catalog.settings(app).content {
