@@ -122,6 +122,53 @@ struct UsageModelTests {
         // An app opened once a day is not expected back within any quarter-hour.
         #expect(m.reopenProbability(log.apps.id("other"), at: last, within: 15 * Millis.minute) < 0.05)
     }
+
+    /// The bins with opens are exactly those where some app's opens are above 0, as opens come,
+    /// as a jump of years rescales every count to nothing, and as the model is stored and read
+    /// back; and where a stretch covers none of them, no app has a chance of an open in it
+    /// (what lets a decision skip every app there).
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func theBinsWithOpensAreThoseWhereSomeAppHasOpens(seed: UInt64) throws {
+        let log = RandomLog(seed: seed, users: 1, days: 6, eventsPerDay: 40)
+        var rng = SplitMix64(seed: seed)
+        let first = log.events.first!.time.millis, last = log.events.last!.time.millis
+        var skipped = 0
+        func check(_ m: UsageModel, around base: Int64) {
+            for b in 0..<UsageModel.bins {
+                #expect(m.binsWithOpens.contains(b) == m.apps.values.contains { $0.opens[b] > 0 }, "bin \(b)")
+            }
+            for _ in 0..<40 {
+                let t = base + Int64(rng.int(in: -Int(Millis.day)...Int(last - first + Millis.day)))
+                let span = Int64(rng.int(in: 1...360)) * Millis.minute
+                let offset = [-300, 0, 60, 330, 540][rng.int(in: 0...4)]
+                guard !m.anyOpens(from: t, span: span, offsetMinutes: offset) else { continue }
+                skipped += 1
+                for id in m.apps.keys { #expect(m.openProbability(id, from: t, span: span, offsetMinutes: offset) == 0) }
+            }
+        }
+        var m = UsageModel()
+        #expect(m.binsWithOpens.isEmpty)
+        for (i, e) in log.events.enumerated() {
+            m.observe(e)
+            if i % 25 == 0 { check(m, around: first) }
+        }
+        let early = m.binsWithOpens
+        #expect(!early.isEmpty)
+        // The same days again, years later: the weights rescale, and the first days' counts fade to 0.
+        let later = 1000 * Millis.day
+        for e in log.events.prefix(log.events.count / 3) {
+            var moved = e
+            moved.time = Instant(millis: e.time.millis + later)
+            m.observe(moved)
+        }
+        check(m, around: first + later)
+        #expect(m.binsWithOpens != early)
+        let records = m.records { log.apps[$0] }
+        let back = try UsageModel(user: records.user, apps: records.apps, appID: { log.apps.id($0) })
+        #expect(back == m)
+        check(back, around: first + later)
+        #expect(skipped > 0)
+    }
 }
 
 /// The dense table of app habits behaves as a dictionary would.

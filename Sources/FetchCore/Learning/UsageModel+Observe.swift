@@ -64,6 +64,7 @@ extension UsageModel {
         let byScreen = sessionByScreen, late = t - sessionStart >= Self.usableLead
         let afterPlug = lastPlug != .min && t - lastPlug <= Self.sessionGap && !appsAfterPlug.contains(app)
         if afterPlug { appsAfterPlug.append(app) }
+        if firstInSession && w > 0 { binsWithOpens.insert(bin) }
         apps.update(app) { habit in
             if firstInSession {
                 habit.opens[bin] += w

@@ -66,22 +66,25 @@ extension UsageModel {
     public func openProbability(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int) -> Double {
         guard let h = apps[app] else { return 0 }
         var none = 1.0
-        var start = t
-        let end = t + span
-        while start < end {
-            let slot = Self.slot(start, offsetMinutes: offsetMinutes)
-            let slotEnd = (slot + 1) * Self.binLength - Int64(offsetMinutes) * Millis.minute
-            let piece = min(end, slotEnd) - start
-            let b = Self.bin(slot: slot)
+        Self.forEachBin(from: t, span: span, offsetMinutes: offsetMinutes) { b, piece in
             // Most apps have no open in most bins: skipping those is exact (their factor is 1),
             // and spares the divisions a decision at every tick would wait on.
             if h.opens[b] > 0 && exposure[b] > 0 {
                 let p = min(1, Double(h.opens[b] / exposure[b]))
                 none *= 1 - p * Double(piece) / Double(Self.binLength)
             }
-            start += piece
         }
         return 1 - none
+    }
+
+    /// Whether some app has opens in a bin that `[t, t + span)` covers: when not, every app's
+    /// ``openProbability(_:from:span:offsetMinutes:)`` there is 0.
+    public func anyOpens(from t: Int64, span: Int64, offsetMinutes: Int) -> Bool {
+        var found = false
+        Self.forEachBin(from: t, span: span, offsetMinutes: offsetMinutes) { b, _ in
+            if binsWithOpens.contains(b) { found = true }
+        }
+        return found
     }
 
     /// The share of the day's sessions that usually come before `t` (local time), for pacing:

@@ -88,5 +88,6 @@ extension UsageModel {
             h.gaps = SIMD16(try a.floats(count: h.gaps.scalarCount))
             self.apps[appID(name)] = h
         }
+        findBinsWithOpens()
     }
 }

@@ -38,6 +38,10 @@ public struct UsageModel: Sendable, Equatable {
     }
 
     public internal(set) var apps = AppHabits()
+    /// The bins in which some app has session-first opens (an ``AppHabit/opens`` above 0): a
+    /// decision whose stretch of time covers none of them knows that ``openProbability(_:from:span:offsetMinutes:)``
+    /// is 0 for every app without asking each one. Kept as opens are counted, rescaled and read back.
+    public internal(set) var binsWithOpens = BinSet()
     /// Weighted session starts per bin …
     public internal(set) var sessions = [Float](repeating: 0, count: bins)
     /// … and in all (kept, not summed, because every decision asks for it).
@@ -111,5 +115,30 @@ public struct UsageModel: Sendable, Equatable {
         screenSessions *= f
         plugs *= f
         for id in apps.keys { apps.update(id) { $0.scale(by: f) } }
+        findBinsWithOpens()  // a count may have scaled down to 0
+    }
+
+    /// Sets ``binsWithOpens`` from every app's opens.
+    mutating func findBinsWithOpens() {
+        var found = BinSet()
+        for h in apps.values {
+            for b in h.opens.indices where h.opens[b] > 0 { found.insert(b) }
+        }
+        binsWithOpens = found
+    }
+
+    /// Calls `body` with each bin that `[t, t + span)` covers, in order, and how many of its
+    /// milliseconds the stretch covers.
+    @inline(__always)
+    static func forEachBin(from t: Int64, span: Int64, offsetMinutes: Int, _ body: (_ bin: Int, _ piece: Int64) -> Void) {
+        var start = t
+        let end = t + span
+        while start < end {
+            let slot = Self.slot(start, offsetMinutes: offsetMinutes)
+            let slotEnd = (slot + 1) * Self.binLength - Int64(offsetMinutes) * Millis.minute
+            let piece = min(end, slotEnd) - start
+            body(Self.bin(slot: slot), piece)
+            start += piece
+        }
     }
 }

@@ -83,6 +83,10 @@ public struct AdaptivePolicy: FetchPolicy {
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
         Self.settle(point, view: view, state: &state)
         guard state.model.sessionTotal > 0, let horizon = Self.horizon(point, model: state.model, view: view) else { return }
+        // Where the chance is the time of week's, a stretch in which no app has opens has none
+        // to weigh: most ticks of the night, known without asking each app.
+        if case .timeOfWeek = Self.signal(point, model: state.model),
+           !state.model.anyOpens(from: view.now.millis, span: horizon, offsetMinutes: view.offsetMinutes) { return }
         var paced: Double? = nil  // the pacing estimate, computed when first needed
         let calibration = state.calibration  // as the decision began, whatever it settles
         for app in view.apps where app.opens >= 2 {
@@ -140,18 +144,18 @@ public struct AdaptivePolicy: FetchPolicy {
             return nil
         }
         let chance: Double
-        switch point {
-        case .wake(.screenOn):
+        switch Self.signal(point, model: model) {
+        case .session:
             chance = model.sessionProbability(app.id, at: now, offsetMinutes: offset) * model.lateShare(app.id)
-        case .open(let opened):
+        case .successor(let opened):
             if app.id == opened { return nil }
             let next = model.successorProbability(app.id, after: opened)
             let session = model.sessionStart == now && !model.sessionByScreen
                 ? model.sessionProbability(app.id, at: now, offsetMinutes: offset) : 0
             chance = max(next, session)
-        case .wake(.plugged) where model.plugs > 0:
+        case .plug:
             chance = model.plugProbability(app.id)
-        case .wake, .tick, .timer, .contentUpdate:
+        case .timeOfWeek:
             let p = model.openProbability(app.id, from: now, span: horizon, offsetMinutes: offset)
             chance = p > 0 && model.hasScreenEvents ? p * (1 - model.lateShare(app.id)) : p
         }
