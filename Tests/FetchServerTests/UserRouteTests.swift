@@ -93,7 +93,7 @@ struct UserRouteTests {
         let (csv, events) = ServerHarness.log(users: 1, days: 8, seed: 2)
         var source = try ArraySource(csv: csv)
         var log: [UsageEvent] = []
-        while let e = try source.next() { log.append(e) }
+        while let e = source.next() { log.append(e) }
         let last = log.last!.time.millis
         // Through the next day, off the tick grid and on it: the engine's rows at a screen_on then.
         let moments = (0..<10).map { step -> (at: String, engine: [String]) in

@@ -68,8 +68,9 @@ extension PlanningSession {
         if let f = model.plugForecast(from: at, span: horizon, offsetMinutes: offset) {
             wakes.append((.plugged, f, event(.plugged, f)))
         }
-        // Ranked by the chance of the open alone (what ``UsageModel/openForecast(_:from:span:)``
-        // starts from); only the apps listed pay for the forecast's quantiles.
+        // Ranked by the chance the app follows the other one, times the chance of the other's
+        // open within the horizon (its re-open rhythm: the chance an open forecast states); only
+        // the apps listed pay for the forecast's quantiles.
         let before = model.apps.keys.compactMap { other -> (Int32, Double)? in
             let follows = model.successorProbability(app, after: other)
             guard other != app, follows > 0 else { return nil }
