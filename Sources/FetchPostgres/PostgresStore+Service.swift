@@ -44,16 +44,16 @@ extension PostgresStore {
     }
 
     private func insert(_ batch: [IdentifiedEvent], _ conn: PostgresConnection) async throws -> AppendOutcome {
-        var claimed = Set<[String]>()
+        var claimed = Set<ClaimedID>()
         for try await (user, id) in try await conn.query("""
             INSERT INTO event_ids (user_name, id)
             SELECT u, i FROM unnest(\(batch.map(\.user))::text[], \(batch.map(\.id))::text[]) AS t(u, i)
             ON CONFLICT DO NOTHING RETURNING user_name, id
             """, logger: logger).decode((String, String).self) {
-            claimed.insert([user, id])
+            claimed.insert(ClaimedID(user: user, id: id))
         }
         // The first item with a claimed id is the one stored (a batch may repeat a user's id).
-        let added = batch.filter { claimed.remove([$0.user, $0.id]) != nil }
+        let added = batch.filter { claimed.remove(ClaimedID(user: $0.user, id: $0.id)) != nil }
         guard !added.isEmpty else { return AppendOutcome(added: [], steps: [:]) }
         let appIDs = try await appIDs(for: added.filter { $0.event.app >= 0 }.map(\.appName), conn)
         let events = added.map(\.event)
@@ -201,4 +201,10 @@ extension PostgresStore {
         }
         return last
     }
+}
+
+/// An event id a batch claimed, with the user it is claimed for (ids are each user's own).
+private struct ClaimedID: Hashable {
+    var user: String
+    var id: String
 }

@@ -5,11 +5,12 @@ import FetchCore
 /// `PostgresStore` (FetchPostgres) are the drivers.
 ///
 /// Every driver keeps the same promises: a batch is stored all or nothing; an event id the
-/// user sent before adds nothing, even when two requests carry it at once (a unique key,
-/// not a read then a write), and the same id for another user is another event; a write has been committed when the call returns; every write
-/// about a user moves the user's ``UserVersion`` in the same transaction. User names are the
-/// stored names (the service prefixes them with the tenant), and every table of a user's data
-/// is keyed by user first, so that a user's rows can live on one partition.
+/// user sent before adds nothing, even when two requests carry it at once (a unique key, not a
+/// read then a write), and the same id for another user is another event; a write has been
+/// committed when the call returns; every write about a user moves the user's ``UserVersion``
+/// in the same transaction. User names are the stored names (the service prefixes them with
+/// the tenant), and every table of a user's data is keyed by user first, so that a user's rows
+/// can live on one partition.
 public protocol ServiceStore: Sendable {
     /// Whether other processes may write to this store while the service runs. The service
     /// then reads the user's version before answering from memory (``version(user:)``).
