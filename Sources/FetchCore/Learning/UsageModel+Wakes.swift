@@ -54,19 +54,14 @@ extension UsageModel {
         // The pieces of the span within one bin each: where they start, the chance that none
         // came before, and the chance per millisecond within.
         var starts: [Int64] = [], none: [Double] = [], rates: [Double] = []
-        var start = t, survival = 1.0
-        let end = t + span
-        while start < end {
-            let slot = Self.slot(start - shift, offsetMinutes: offsetMinutes)
-            let slotEnd = (slot + 1) * Self.binLength - Int64(offsetMinutes) * Millis.minute + shift
-            let piece = min(end, slotEnd) - start
-            let b = Self.bin(slot: slot)
+        var elapsed: Int64 = 0, survival = 1.0
+        Self.forEachBin(from: t - shift, span: span, offsetMinutes: offsetMinutes) { b, piece in
             let rate = exposure[b] > 0 ? min(1, share * Double(counts[b] / exposure[b])) / Double(Self.binLength) : 0
-            starts.append(start - t)
+            starts.append(elapsed)
             none.append(survival)
             rates.append(rate)
             survival *= 1 - rate * Double(piece)
-            start += piece
+            elapsed += piece
         }
         let chance = 1 - survival
         guard chance > 0 else { return nil }
