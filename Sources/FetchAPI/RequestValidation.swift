@@ -78,9 +78,42 @@ extension API.IntervalBody {
 
 /// Checks of single request fields: names in the path, moments and horizons in the query.
 public enum RequestFields {
-    /// Names (users, apps, ids) are 1 to 200 bytes with no control character.
+    /// Names (users, apps, ids) are 1 to 200 bytes with no control character and no U+FEFF
+    /// (``InputBounds/nameProblem(_:)``).
     public static func name(_ s: String, field: String) throws(RequestError) {
         if let problem = InputBounds.nameProblem(s) { throw RequestError("field '\(field)' \(problem)", field: field) }
+    }
+
+    /// A name from a URL path: percent-decoded to its exact bytes, which must be UTF-8, then
+    /// checked as every name is.
+    ///
+    /// Hand-written: Foundation's `removingPercentEncoding` drops a leading U+FEFF (so
+    /// `%EF%BB%BFcarol` would name `carol`), and Hummingbird's decoder is internal to it.
+    public static func pathName(_ raw: some StringProtocol, field: String) throws(RequestError) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.utf8.count)
+        var it = raw.utf8.makeIterator()
+        while let c = it.next() {
+            guard c == UInt8(ascii: "%") else { bytes.append(c); continue }
+            guard let hi = it.next().flatMap(hexValue), let lo = it.next().flatMap(hexValue) else {
+                throw RequestError("path parameter '\(field)' has a '%' not followed by two hex digits", field: field)
+            }
+            bytes.append(hi << 4 | lo)
+        }
+        guard let name = String(validating: bytes, as: UTF8.self) else {
+            throw RequestError("path parameter '\(field)' is not UTF-8 once percent-decoded", field: field)
+        }
+        try Self.name(name, field: field)
+        return name
+    }
+
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
     }
 
     /// A moment, as a log timestamp.

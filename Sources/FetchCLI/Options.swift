@@ -102,10 +102,10 @@ struct RunOptions: ParsableArguments {
 
     /// What a shard report records of this run, to check in `merge` that shards belong together.
     func shardRun(command: String, policies: String, frontier: Bool, input: InputOptions, scenarioText: String?,
-                  skipped: [String: Int]) -> ShardReport.Run {
+                  skipped: [String: Int], inputDigest: String?) -> ShardReport.Run {
         ShardReport.Run(command: command, policies: policies, frontier: frontier, seed: String(seed),
                         scenario: scenarioText,
-                        inputs: input.db.map { ["--db", $0] } ?? input.logs, skipped: skipped)
+                        inputs: input.db.map { ["--db", $0] } ?? input.logs, inputDigest: inputDigest ?? "", skipped: skipped)
     }
 }
 

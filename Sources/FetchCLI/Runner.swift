@@ -9,6 +9,8 @@ struct Runner {
     var run: RunOptions
     /// The run's scenario, read once: replays use its value, a shard report its text.
     var scenario: LoadedScenario
+    /// With `--shard`, the SHA-256 of the events read (``DigestingSource``), once the replay is done.
+    let inputDigest = Box<String?>(nil)
 
     init(input: InputOptions, run: RunOptions) throws {
         self.input = input
@@ -48,9 +50,10 @@ struct Runner {
         let progress = Progress(enabled: !run.quiet)
         func drive<S: UsageEventSource>(_ source: inout S) throws {
             guard let shard = run.userShard else { return try feed(&source) }
-            var sharded = ShardedSource(base: source, shard: shard)
-            defer { source = sharded.base }
+            var sharded = ShardedSource(base: DigestingSource(base: source), shard: shard)
+            defer { source = sharded.base.base }
             try feed(&sharded)
+            inputDigest.value = sharded.base.finish()
         }
         func feed<S: UsageEventSource>(_ source: inout S) throws {
             if sinks == nil && tap == nil && run.workers > 1 {
@@ -101,6 +104,12 @@ struct Runner {
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
+}
+
+/// A value a non-mutating method can set.
+final class Box<T> {
+    var value: T
+    init(_ value: T) { self.value = value }
 }
 
 /// A source whose events are also shown to `tap`.

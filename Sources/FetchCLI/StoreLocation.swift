@@ -9,11 +9,12 @@ enum StoreLocation {
 
     static func isPostgres(_ db: String) -> Bool { PostgresURL.matches(db) }
 
-    /// The store the service and `next` use, opened; failures are a clear ``CLIError``.
-    static func open(_ db: String) async throws -> any ServiceStore {
+    /// The store the service and `next` use, opened; failures are a clear ``CLIError``. A
+    /// `writer` (the service) claims a SQLite file for itself (``WriterLock``).
+    static func open(_ db: String, writer: Bool = false) async throws -> any ServiceStore {
         do {
             if isPostgres(db) { return try await PostgresStore(url: db) }
-            return try EventStore(path: db)
+            return try EventStore(path: db, writer: writer)
         } catch let e as InputError {
             throw CLIError(e.description)
         }

@@ -39,8 +39,15 @@ public final class PostgresStore: ServiceStore {
         let client = client
         running = Task { await client.run() }
         do {
+            let logger = logger
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await client.query("SELECT 1", logger: self.logger) }
+                // One connection of its own first: the pool retries a failed connection quietly, so
+                // only a direct one says why (a wrong password, no such database, no TLS).
+                group.addTask {
+                    let probe = try await PostgresConnection.connect(configuration: try parsed.connectionConfiguration(), id: 0, logger: logger)
+                    try await probe.close()
+                    try await client.query("SELECT 1", logger: logger)
+                }
                 // The pool retries a refused connection quietly; a command waits only so long.
                 group.addTask {
                     try await Task.sleep(for: Self.connectWait)
@@ -74,7 +81,12 @@ public final class PostgresStore: ServiceStore {
             if let message = e.serverInfo?[.message] {
                 return "\(message) (SQLSTATE \(e.serverInfo?[.sqlState] ?? "?"))"
             }
-            return "\(e.code)"
+            switch e.code {
+            case .sslUnsupported: return "the server does not offer TLS, which sslmode=require asks for"
+            case .connectionError, .serverClosedConnection, .failedToAddSSLHandler:
+                return "\(e.code)" + (e.underlying.map { ": \($0)" } ?? "")
+            default: return "\(e.code)"
+            }
         }
         if let e = error as? InputError { return e.description }
         return "\(error)"

@@ -23,7 +23,8 @@ public struct PostgresURL: Sendable {
         let shown = InputBounds.printable(Self.redact(text))
         guard text.utf8.count <= 2_048, Self.matches(text), let c = URLComponents(string: text),
               let host = c.host, !host.isEmpty else {
-            throw InputError("'\(shown)' is not a URL postgres://user@host[:port]/database")
+            throw InputError("'\(shown)' is not a URL postgres://user@host[:port]/database "
+                             + "(a '#', '/', '?' or '@' in the password must be percent-encoded: %23, %2F, %3F, %40)")
         }
         guard let user = c.user, !user.isEmpty else { throw InputError("'\(shown)' names no user (postgres://user@host/database)") }
         let port = c.port ?? 5432
@@ -44,10 +45,26 @@ public struct PostgresURL: Sendable {
     /// The URL with its password replaced, for messages and reports.
     public var redacted: String { "postgres://\(user)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)" }
 
+    /// `text` with whatever stands between the user's colon and the last `@` replaced by `***`.
+    ///
+    /// By hand, not through `URLComponents`: a password holding `#`, `/` or `?` is exactly what
+    /// does not parse, and the message saying so must not print it.
     static func redact(_ text: String) -> String {
-        guard var c = URLComponents(string: text), c.password != nil else { return text }
-        c.password = "***"
-        return c.string ?? text
+        guard let scheme = text.range(of: "://"), let at = text.range(of: "@", options: .backwards),
+              at.lowerBound > scheme.upperBound,
+              let colon = text[scheme.upperBound..<at.lowerBound].firstIndex(of: ":") else { return text }
+        return String(text[..<text.index(after: colon)]) + "***" + String(text[at.lowerBound...])
+    }
+
+    /// The same server and credentials for one connection of its own (``PostgresStore``'s probe).
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        switch sslMode {
+        case "disable": tls = .disable
+        case "require": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        default: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        return PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
     }
 
     var configuration: PostgresClient.Configuration {

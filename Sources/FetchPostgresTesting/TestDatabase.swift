@@ -5,8 +5,9 @@ import PostgresNIO
 /// A fresh database on the PostgreSQL cluster named by `FETCHSCHED_PG_URL` (started by
 /// `scripts/pg-cluster.sh`, as `.ci/run` does), for one test.
 ///
-/// Without the variable the PostgreSQL cases are skipped when run by hand, and fail under
-/// `CI=true`: CI must not pass by skipping them.
+/// Without the variable the PostgreSQL cases are skipped when run by hand (gate them with
+/// `.enabled(if: TestDatabase.isConfigured)`, so `swift test` reports them as skipped), and fail
+/// under `CI=true`: CI must not pass by skipping them.
 public struct TestDatabase: Sendable {
     /// The fresh database's URL.
     public let url: String
@@ -21,11 +22,15 @@ public struct TestDatabase: Sendable {
     /// Whether a missing cluster is a failure (under CI) rather than a reason to skip.
     public static var required: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
-    /// Makes an empty database; nil when there is no cluster and none is required.
-    public static func make() async throws -> TestDatabase? {
+    /// Whether the PostgreSQL cases run: a cluster is given, or CI requires one (and then a
+    /// missing cluster fails them).
+    public static var isConfigured: Bool { clusterURL != nil || required }
+
+    /// Makes an empty database; throws when no cluster is configured.
+    public static func make() async throws -> TestDatabase {
         guard let admin = clusterURL else {
-            if required { throw SetupError("CI=true but FETCHSCHED_PG_URL is not set: start scripts/pg-cluster.sh") }
-            return nil
+            throw SetupError(required ? "CI=true but FETCHSCHED_PG_URL is not set: start scripts/pg-cluster.sh"
+                                      : "FETCHSCHED_PG_URL is not set: gate the test with .enabled(if: TestDatabase.isConfigured)")
         }
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try await Self.admin(admin) { client in

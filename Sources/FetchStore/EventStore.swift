@@ -16,9 +16,14 @@ public final class EventStore: ServiceStore {
     /// The names the service's writer has committed (``NameCache``); read and changed only inside
     /// the pool's writes, so the lock is never contended.
     let names = Mutex(NameCache())
+    /// The claim to write the file, for a store opened as its one writer.
+    let writerLock: WriterLock?
 
-    public init(path: String) throws {
+    /// Opens (or makes) the store at `path`. `writer` claims it for this process alone
+    /// (``WriterLock``): the service and `ingest` do; readers do not.
+    public init(path: String, writer: Bool = false) throws {
         self.path = path
+        writerLock = writer ? try WriterLock(storePath: path) : nil
         do {
             var config = Configuration()
             config.prepareDatabase { db in try db.execute(sql: Self.connectionSetup) }

@@ -15,18 +15,36 @@ enum Fetchsched {
     /// The repository's root, for its bundled data.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func run(_ args: [String]) throws -> Result {
+    /// Runs the binary and waits for it at most `limit` seconds: a run that hangs is killed and
+    /// reported (status -1), so a regression fails the test instead of freezing the suite. Output
+    /// goes to files, not pipes, so a child the run leaves behind cannot hold the test open.
+    static func run(_ args: [String], limit: Double = 300) throws -> Result {
+        let dir = temp()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let outPath = dir + "/out", errPath = dir + "/err"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         let p = Process()
         p.executableURL = binary
         p.arguments = args
-        let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        let done = DispatchSemaphore(value: 0)
+        p.terminationHandler = { _ in done.signal() }
         try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+        let finished = done.wait(timeout: .now() + limit) == .success
+        if !finished {
+            kill(p.processIdentifier, SIGKILL)
+            done.wait()
+        }
+        try out.close()
+        try err.close()
+        let o = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
+        let e = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
+        return Result(status: finished ? p.terminationStatus : -1, out: o, err: finished ? e : "timed out after \(limit) s\n" + e)
     }
 
     static func temp() -> String {

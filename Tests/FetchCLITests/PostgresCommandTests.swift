@@ -6,8 +6,9 @@ import Testing
 struct PostgresCommandTests {
     static let sample = CommandTests.sample
 
-    @Test func ingestReplayBenchAndNextOnPostgresGiveWhatSQLiteGives() async throws {
-        guard let db = try await TestDatabase.make() else { return }
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func ingestReplayBenchAndNextOnPostgresGiveWhatSQLiteGives() async throws {
+        let db = try await TestDatabase.make()
         let dir = Fetchsched.temp()
         let lite = dir + "/s.sqlite"
         for store in [db.url, lite] {

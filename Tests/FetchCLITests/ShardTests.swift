@@ -83,7 +83,10 @@ struct ShardTests {
         ("\"events\":", "\"events\":2.5,\"x\":", "is not a whole count"),
         ("\"buckets\":[", "\"buckets\":[5000,1,", "is not one a histogram holds"),
         ("\"format\":\"fetchsched-shard\"", "\"format\":\"csv\"", "not a shard report"),
-        ("\"version\":1", "\"version\":2", "version 2"),
+        ("\"version\":2", "\"version\":3", "version 3"),
+        // Issue 34: a day that is no date, and totals that disagree with the rows they sum.
+        ("\"date\":\"", "\"date\":\"2025-13-45\",\"x\":\"", "is not a date"),
+        ("\"opens\":", "\"opens\":1000000,\"x\":", "is not the sum of"),
         ("\"shard\":\"0\\/1\"", "\"shard\":\"0\\/0\"", "is not i/n"),
         ("\"seed\":\"1\"", "\"seed\":\"x\"", "is not a seed"),
     ])
@@ -97,6 +100,26 @@ struct ShardTests {
         try text.replacingOccurrences(of: from, with: to).write(toFile: file, atomically: true, encoding: .utf8)
         let r = try Fetchsched.run(["merge", file])
         #expect(r.status != 0 && r.err.contains("shard-0.json") && r.err.contains(message), "\(r.err)")
+    }
+
+    @Test func shardsOfDifferentInputsAtTheSamePathAreRefused() throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/log.csv"
+        try FileManager.default.copyItem(atPath: Self.log, toPath: path)
+        let args = ["replay", path, "--skip-invalid", "--policy", "fixed:15m"]
+        let first = try shards(args, count: 2, dir: Fetchsched.temp())
+        // The same path, another log: one open is of another app.
+        let text = try String(contentsOfFile: Self.log, encoding: .utf8)
+        let opens = text.split(separator: "\n").filter { $0.contains(",open,") }.map(String.init)
+        let app = { (line: String) in line.split(separator: ",")[2] }
+        let line = try #require(opens.first)
+        let other = try #require(opens.first { app($0) != app(line) })
+        let changed = line.replacingOccurrences(of: ",\(app(line)),", with: ",\(app(other)),")
+        try text.replacingOccurrences(of: line, with: changed).write(toFile: path, atomically: true, encoding: .utf8)
+        let second = try shards(args, count: 2, dir: Fetchsched.temp())
+        let r = try Fetchsched.run(["merge", first[0], second[1]])
+        #expect(r.status != 0 && r.err.contains("its inputDigest differs"), "\(r.err)")
+        #expect(try Fetchsched.run(["merge", second[0], second[1]]).status == 0)
     }
 
     @Test func countsThatWouldOverflowWhenAddedAreRefusedBeforeAnyIsAdded() throws {

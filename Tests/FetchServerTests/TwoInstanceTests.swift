@@ -35,8 +35,9 @@ struct TwoInstanceTests {
         }
     }
 
-    @Test func twoInstancesAgreeByteForByteAfterInterleavedWrites() async throws {
-        guard let db = try await TestDatabase.make() else { return }
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func twoInstancesAgreeByteForByteAfterInterleavedWrites() async throws {
+        let db = try await TestDatabase.make()
         let (events, plans) = (ServerHarness.log(users: 2, days: 6).events,
                                ["/v1/users/user-0001/apps/com.example.news/plan", "/v1/users/user-0002/apps/com.example.chat/plan",
                                 "/v1/users/user-0001/budget", "/v1/users/user-0002/apps/com.example.news/push", "/v1/users/user-0001/wake?kind=plugged"])

@@ -58,7 +58,8 @@ struct BenchCommand: ParsableCommand {
         }
         if let shard = runOptions.userShard {
             let run = runOptions.shardRun(command: "bench", policies: policies, frontier: frontier, input: input,
-                                              scenarioText: runner.scenario.text, skipped: reports.first?.skipped ?? [:])
+                                              scenarioText: runner.scenario.text, skipped: reports.first?.skipped ?? [:],
+                                              inputDigest: runner.inputDigest.value)
             return try ShardReport(shard: shard, run: run, results: reports).write()
         }
         let frontiers = frontier ? Frontier.families(reports) : []

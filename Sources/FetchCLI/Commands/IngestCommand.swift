@@ -36,7 +36,7 @@ struct IngestCommand: AsyncParsableCommand {
                     return (stats, stats.inserted > 0 && !noLearn ? try await pg.learnModels(users: source.users.names) : nil)
                 }
             } else {
-                let store = try EventStore(path: db)
+                let store = try EventStore(path: db, writer: true)
                 stats = try store.ingest(&source, learn: !noLearn)
                 if stats.inserted > 0 && !noLearn { learned = stats.learned }
             }

@@ -48,6 +48,10 @@ struct NextCommand: AsyncParsableCommand {
         do {
             // The same history the service rebuilds: events, reported fetches and intervals.
             let history = try await StoreLocation.read(db) { try await $0.history(user: user) }
+            // As the service answers 404: a user without events has nothing to plan from.
+            guard !history.events.isEmpty else {
+                throw CLIError("no events of user '\(InputBounds.printable(user))' in the store")
+            }
             plan = history.session(scenario: scenario, seed: scenarioOptions.seed, through: moment)
                 .plan(app: app, at: moment?.millis, horizon: span)
         } catch let e as InputError {

@@ -30,7 +30,8 @@ struct ReplayCommand: ParsableCommand {
         try file?.commit()
         if let shard = runOptions.userShard {
             let run = runOptions.shardRun(command: "replay", policies: policy, frontier: false, input: input,
-                                           scenarioText: runner.scenario.text, skipped: reports[0].skipped)
+                                           scenarioText: runner.scenario.text, skipped: reports[0].skipped,
+                                           inputDigest: runner.inputDigest.value)
             return try ShardReport(shard: shard, run: run, results: reports).write()
         }
         print(try Self.render(reports[0], output: output), terminator: "")

@@ -57,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         if table == nil { logger.warning("no --tokens: serving without authentication, as one tenant") }
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        let store = try await StoreLocation.open(db)
+        let store = try await StoreLocation.open(db, writer: true)
         let service = SchedulerService(store: store, scenario: try scenarioOptions.loadScenario(), seed: scenarioOptions.seed,
                                        metrics: PrometheusMetricsFactory(registry: registry), maxUsersInMemory: maxUsersInMemory)
         let settings = ServerSettings(host: host, port: port, tokens: table,

@@ -1,22 +1,65 @@
+import FetchCore
 import Foundation
 
-/// A file written through a buffer to a temporary name and renamed into place on `commit`,
-/// so a failed run leaves nothing half-written.
+/// An output file (`--out`, `--trace`, a shard): written through a buffer to a temporary name
+/// and renamed into place on `commit`, so a failed run leaves nothing half-written.
+///
+/// Only a regular file, or a path that does not exist yet, is replaced. A character device or a
+/// FIFO (`/dev/null`, a pipe, or a link to one such as `/dev/stdout`) is written in place, as a
+/// stream. Any other symlink, a directory or anything else is refused: the run never writes over
+/// a path it did not create.
 final class AtomicFile {
     let path: String
-    private let temporary: String
+    /// The temporary file renamed onto `path` at the end; nil when writing a stream in place.
+    private let temporary: String?
     private let handle: UnsafeMutablePointer<FILE>
     private var buffer: [UInt8] = []
     private var done = false
 
     init(path: String) throws {
         self.path = path
-        temporary = path + ".partial-\(getpid())"
-        guard let h = fopen(temporary, "wb") else {
-            throw CLIError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+        let fd: Int32
+        switch try Self.kind(of: path) {
+        case .absent, .regular:
+            let temporary = path + ".partial-\(getpid())"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            self.temporary = temporary
+        case .stream:
+            // Non-blocking to open, so a FIFO nobody reads fails at once instead of waiting.
+            fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK)
+            if fd >= 0 { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+            temporary = nil
+        }
+        guard fd >= 0, let h = fdopen(fd, "wb") else {
+            let reason = errno == ENXIO ? "a FIFO that nothing reads" : String(cString: strerror(errno))
+            throw CLIError("cannot write '\(InputBounds.printable(path))': \(reason)")
         }
         handle = h
         buffer.reserveCapacity(1 << 20)
+    }
+
+    /// What is at an output path, read without following a symlink.
+    enum Kind { case absent, regular, stream }
+
+    static func kind(of path: String) throws -> Kind {
+        var st = stat()
+        guard lstat(path, &st) == 0 else {
+            if errno == ENOENT { return .absent }
+            throw CLIError("cannot write '\(InputBounds.printable(path))': \(String(cString: strerror(errno)))")
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFCHR, S_IFIFO: return .stream
+        case S_IFLNK:
+            // A link to a stream (`/dev/stdout`) is written through: nothing is replaced.
+            var target = stat()
+            if stat(path, &target) == 0, [S_IFCHR, S_IFIFO].contains(target.st_mode & S_IFMT) { return .stream }
+            throw CLIError("'\(InputBounds.printable(path))' is a symbolic link: refusing to write over it (give the path it points to)")
+        case S_IFDIR:
+            throw CLIError("'\(InputBounds.printable(path))' is a directory: give a file's path")
+        default:
+            throw CLIError("'\(InputBounds.printable(path))' is neither a regular file nor a stream: refusing to write over it")
+        }
     }
 
     func write(_ text: String) {
@@ -32,16 +75,25 @@ final class AtomicFile {
     func commit() throws {
         flush()
         done = true
-        guard fflush(handle) == 0, fclose(handle) == 0, rename(temporary, path) == 0 else {
+        let written = fflush(handle) == 0 && ferror(handle) == 0
+        let closed = fclose(handle) == 0
+        guard let temporary else {
+            guard written && closed else { throw CLIError("cannot write '\(InputBounds.printable(path))': \(String(cString: strerror(errno)))") }
+            return
+        }
+        // Checked again at the end: a symlink put in the file's place during the run is not followed
+        // by rename (it replaces the link), but it is refused all the same.
+        guard written && closed, (try? Self.kind(of: path)) != nil, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw CLIError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            throw CLIError("cannot write '\(InputBounds.printable(path))': \(reason)")
         }
     }
 
     deinit {
         if !done {
             fclose(handle)
-            unlink(temporary)
+            if let temporary { unlink(temporary) }
         }
     }
 }

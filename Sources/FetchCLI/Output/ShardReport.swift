@@ -6,7 +6,7 @@ import Foundation
 /// the shards belong together and print the unsharded run's report.
 struct ShardReport: Codable, Equatable {
     static let formatName = "fetchsched-shard"
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// The results of one policy over the shard's users.
     struct Part: Codable, Equatable {
@@ -29,6 +29,9 @@ struct ShardReport: Codable, Equatable {
         /// The scenario file's text, parsed again by `merge`; nil for the default scenario.
         var scenario: String?
         var inputs: [String]
+        /// SHA-256 of the events read and the names (``DigestingSource``): shards of different
+        /// inputs differ here even when their paths match.
+        var inputDigest: String
         /// Rows skipped with `--skip-invalid`: every shard reads and skips the same rows.
         var skipped: [String: Int]
     }
@@ -79,6 +82,7 @@ extension ShardReport {
         case .success(let sum): countSum = sum
         case .failure(let bad): throw fail(bad.description)
         }
+        guard countSum <= maxCountSum else { throw fail("its counts add up past 2^61") }
         let report: ShardReport
         do { report = try JSONDecoder().decode(ShardReport.self, from: data) } catch { throw fail("not a valid shard report (\(describe(error)))") }
         guard report.version == currentVersion else { throw fail("version \(report.version); this fetchsched reads version \(currentVersion)") }
@@ -88,7 +92,8 @@ extension ShardReport {
             for row in part.perUser {
                 if let problem = InputBounds.nameProblem(row.user) { throw fail("user '\(InputBounds.printable(row.user))' \(problem)") }
             }
-            for row in part.perDay where !isDate(row.date) { throw fail("day '\(InputBounds.printable(row.date))' is not YYYY-MM-DD") }
+            for row in part.perDay where !isDate(row.date) { throw fail("day '\(InputBounds.printable(row.date))' is not a date YYYY-MM-DD") }
+            if let problem = part.totalsProblem() { throw fail("policy '\(InputBounds.printable(part.policy))': \(problem)") }
         }
         return (report, countSum)
     }
@@ -131,10 +136,14 @@ extension ShardReport {
 
     private static let numberBytes = Set("0123456789+-.eE".utf8)
 
-    private static func isDate(_ text: String) -> Bool {
+    /// A calendar date from 1970 to 2099, as the engine writes days.
+    static func isDate(_ text: String) -> Bool {
         let b = Array(text.utf8)
-        return b.count == 10 && b[4] == UInt8(ascii: "-") && b[7] == UInt8(ascii: "-")
-            && b.enumerated().allSatisfy { i, c in i == 4 || i == 7 || (c >= 0x30 && c <= 0x39) }
+        guard b.count == 10 && b[4] == UInt8(ascii: "-") && b[7] == UInt8(ascii: "-")
+            && b.enumerated().allSatisfy({ i, c in i == 4 || i == 7 || (c >= 0x30 && c <= 0x39) }) else { return false }
+        let number = { (r: Range<Int>) in r.reduce(0) { $0 * 10 + Int(b[$1] - 0x30) } }
+        let year = number(0..<4), month = number(5..<7), day = number(8..<10)
+        return (1970...2099).contains(year) && (1...12).contains(month) && day >= 1 && day <= LocalTime.daysInMonth(year: year, month: month)
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -20,7 +20,7 @@ final class TraceCSV: TraceSink {
         let start = r.unixForm ? LocalTime.unixText(r.start) : LocalTime.isoText(r.start, offsetMinutes: Int(r.offsetMinutes))
         let duration = ResultText.fixed(Double(r.durationMs) / 1000, 3)
         let energy = ResultText.fixed(Double(r.energyMicroJ) / 1_000_000, 6)
-        file.write("\(users[r.user]),\(apps[r.app]),\(start),\(duration),\(r.result?.rawValue ?? ""),\(r.network.logName),\(energy),\(r.bytes),\(r.refusal?.traceName ?? "")\n")
+        file.write("\(CSVField.text(users[r.user])),\(CSVField.text(apps[r.app])),\(start),\(duration),\(r.result?.rawValue ?? ""),\(r.network.logName),\(energy),\(r.bytes),\(r.refusal?.traceName ?? "")\n")
     }
 
     func recordPush(user: Int32, app: Int32, time: Int64, offsetMinutes: Int16, silent: Bool, fate: PushFate, receivedAt: Int64) {
@@ -32,6 +32,6 @@ final class TraceCSV: TraceSink {
         case .deliveredLate: result = "push-late"
         }
         let delay = ResultText.fixed(Double(time - receivedAt) / 1000, 3)
-        file.write("\(users[user]),\(apps[app]),\(at),\(delay),\(result),,0.000000,0,\n")
+        file.write("\(CSVField.text(users[user])),\(CSVField.text(apps[app])),\(at),\(delay),\(result),,0.000000,0,\n")
     }
 }

@@ -36,18 +36,13 @@ public struct ImportedLog: Sendable {
             let end = unique[start...].firstIndex { $0.user != user } ?? unique.endIndex
             for row in rules.apply(Array(unique[start..<end]), dropped: &dropped) {
                 guard case .event(let kind, let app, let value) = row.kind else { continue }
-                lines.append([LocalTime.isoText(row.millis, offsetMinutes: row.offsetMinutes), Self.field(user),
-                              Self.field(app), kind.logName, Self.field(value)].joined(separator: ","))
+                lines.append([LocalTime.isoText(row.millis, offsetMinutes: row.offsetMinutes), CSVField.text(user),
+                              CSVField.text(app), kind.logName, CSVField.text(value)].joined(separator: ","))
                 events += 1
             }
             start = end
         }
         if dropped > 0 { ignored["launcher, overlay or repeated foreground move", default: 0] += dropped }
         return (lines, events)
-    }
-
-    /// Names were checked on the way in (no control characters); commas and quotes are quoted.
-    static func field(_ text: String) -> String {
-        text.contains(",") || text.contains("\"") ? "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" : text
     }
 }

@@ -18,11 +18,11 @@ extension ReplayResult {
                 if let header, header != names {
                     throw EncodingError.invalidValue(names, .init(codingPath: [], debugDescription: "CSV rows with different columns"))
                 }
-                if header == nil { header = names; lines.append(names.map(csvField).joined(separator: ",")) }
-                lines.append(row.map { csvField($0.cell ?? "") }.joined(separator: ","))
+                if header == nil { header = names; lines.append(names.map(CSVField.text).joined(separator: ",")) }
+                lines.append(row.map { CSVField.text($0.cell ?? "") }.joined(separator: ","))
             }
         }
-        if header == nil { lines.append(try emptyHeader(per: rows).map(csvField).joined(separator: ",")) }
+        if header == nil { lines.append(try emptyHeader(per: rows).map(CSVField.text).joined(separator: ",")) }
         return lines.map { $0 + "\r\n" }.joined()
     }
 
@@ -65,17 +65,3 @@ private struct CSVRow: Encodable {
     }
 }
 
-/// A field quoted when it must be: a comma, a quote, a line break, or space at either end.
-func csvField(_ text: String) -> String {
-    let needsQuotes = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
-        || text.first == " " || text.last == " "
-    return needsQuotes ? "\"" + text.replacingAll("\"", with: "\"\"") + "\"" : text
-}
-
-private extension String {
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var out = ""
-        for ch in self { if ch == target { out += replacement } else { out.append(ch) } }
-        return out
-    }
-}

@@ -22,15 +22,22 @@ public enum InputBounds {
     public static let maxRescuesPerJoule = 10.0
 
     /// Why `name` is not an acceptable name, or nil when it is: 1 to `maxNameBytes` bytes with
-    /// no control character (NUL, escape, newline, DEL …).
+    /// no control character (NUL, escape, newline, DEL …) and no byte-order mark (U+FEFF).
+    ///
+    /// The one rule for names from every door (a log row, an import, a request's path or body, a
+    /// shard, the command line), and names are never rewritten: a name some decoder would change
+    /// (Foundation's UTF-8 decoding drops a leading U+FEFF) is refused instead, so two doors can
+    /// never read one name as two, or two names as one.
     public static func nameProblem(_ name: UnsafeBufferPointer<UInt8>) -> String? {
         if name.isEmpty { return "is empty" }
         if name.count > maxNameBytes { return "is \(name.count) bytes long (at most \(maxNameBytes))" }
-        // One pass, as it runs on every log row: C0 controls, DEL, and C1 controls (U+0080–U+009F,
-        // two bytes in UTF-8: 0xC2 then 0x80–0x9F).
-        var previous: UInt8 = 0
+        // One pass, as it runs on every log row: C0 controls, DEL, C1 controls (U+0080–U+009F,
+        // two bytes in UTF-8: 0xC2 then 0x80–0x9F), and U+FEFF (0xEF 0xBB 0xBF).
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
         for c in name {
             if c < 0x20 || c == 0x7F || (previous == 0xC2 && c >= 0x80 && c <= 0x9F) { return "holds a control character" }
+            if c == 0xBF && previous == 0xBB && beforePrevious == 0xEF { return "holds a byte-order mark (U+FEFF)" }
+            beforePrevious = previous
             previous = c
         }
         return nil
@@ -56,7 +63,7 @@ public enum InputBounds {
             if n == limit { return out + "…" }
             n += 1
             let v = scalar.value
-            if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFFFD {
+            if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFFFD || v == 0xFEFF {
                 out += "\\u{\(String(v, radix: 16, uppercase: true))}"
             } else {
                 out.unicodeScalars.append(scalar)

@@ -84,7 +84,7 @@ public final class PlanningSession<P: PlanningPolicy> {
         var plan = FetchPlan(user: user, app: app, at: at ?? lastEventTime, horizon: horizon, interval: settings.interval,
                              energyBudget: scenario.energyBudgetMicroJ)
         guard let live = sim else {
-            plan.reason = "no events of user '\(user)'\(at == nil ? "" : " before that moment")"
+            plan.reason = "no events of the user\(at == nil ? "" : " before that moment")"
             return plan
         }
         guard plan.at >= lastEventTime else {
@@ -104,7 +104,7 @@ public final class PlanningSession<P: PlanningPolicy> {
             return plan
         }
         guard let appID = apps.existingID(app), let state = sim.state.apps.first(where: { $0.id == appID }) else {
-            plan.reason = "user '\(user)' has not opened '\(app)' yet" + (planner.policy.waiting(opens: 0).map { ": " + $0 } ?? "")
+            plan.reason = "the user has not opened '\(app)' yet" + (planner.policy.waiting(opens: 0).map { ": " + $0 } ?? "")
             return plan
         }
         plan.opens = state.opens

@@ -27,6 +27,11 @@ public struct ExecPolicy: FetchPolicy {
 
     public let command: String
     public let peer: any PolicyPeer
+    /// The shortest wait a `wakeAt` gets: a sooner one is moved to this long after now. A process
+    /// answering `t + 1` at every timer would otherwise be woken every millisecond and the replay
+    /// would never end; moving it (rather than failing) keeps a policy that asks for the next
+    /// round hour a few seconds before it, which its tick serves anyway.
+    public static let minimumWakeGap = Millis.minute
     /// The run's name tables, set when a replay starts (each worker has its own).
     var names: BoundNames?
 
@@ -80,7 +85,7 @@ public struct ExecPolicy: FetchPolicy {
                 guard wake > view.now.millis, InputBounds.timestamps.contains(wake) else {
                     throw ExecMessages.AnswerError("wakeAt \(wake) is not after now (\(view.now.millis)) and before 2100")
                 }
-                decision.wakeAt = Instant(millis: wake)
+                decision.wakeAt = Instant(millis: max(wake, view.now.millis + Self.minimumWakeGap))
             }
         } catch let e as ExecMessages.AnswerError {
             peer.fail("policy '\(name)': \(e.message), answering: \(InputBounds.printable(answer))")

@@ -77,13 +77,21 @@ public enum LocalTime {
     }
 
     /// `2023-12-11T00:50:36.479+01:00`.
+    ///
+    /// Total: an instant outside years 0001–9999, or an offset beyond ±18 hours, is shown at the
+    /// nearest one inside (the arithmetic would overflow on `Int64.min`, which stands for "never").
     public static func isoText(_ t: Int64, offsetMinutes: Int) -> String {
+        let offsetMinutes = min(max(offsetMinutes, -18 * 60), 18 * 60)
+        let t = min(max(t, Self.textRange.lowerBound), Self.textRange.upperBound)
         let d = day(t, offsetMinutes: offsetMinutes)
         let ms = millisOfDay(t, offsetMinutes: offsetMinutes)
         let h = Int(ms / Millis.hour), m = Int(ms / Millis.minute % 60)
         let s = Int(ms / 1000 % 60), f = Int(ms % 1000)
         return "\(dateText(day: d))T\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(f, 3))\(offsetText(offsetMinutes))"
     }
+
+    /// The instants ``isoText(_:offsetMinutes:)`` shows as they are: 0001-01-01 to 9999-12-31, UTC.
+    static let textRange: ClosedRange<Int64> = -62_135_596_800_000 ... 253_402_300_799_999
 
     /// `+01:00`, `-05:30`.
     public static func offsetText(_ minutes: Int) -> String {

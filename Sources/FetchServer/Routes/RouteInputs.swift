@@ -6,10 +6,10 @@ import Hummingbird
 /// Decoding of path and query into the service's typed inputs: the service sees no strings
 /// from the URL it would have to parse.
 extension AppRequestContext {
-    /// A path parameter, percent-decoded.
+    /// A name in the path, percent-decoded to its exact bytes and checked as every name is.
     func parameter(_ name: String) throws(RequestError) -> String {
         guard let raw = parameters.get(name) else { throw RequestError("missing path parameter '\(name)'", field: name) }
-        return raw.removingPercentEncoding ?? raw
+        return try RequestFields.pathName(raw, field: name)
     }
 
     /// The user in the path, of the request's tenant.
@@ -19,9 +19,7 @@ extension AppRequestContext {
 
     /// The app in the path, checked.
     func app() throws(RequestError) -> String {
-        let app = try parameter("app")
-        try RequestFields.name(app, field: "app")
-        return app
+        try parameter("app")
     }
 }
 
