@@ -43,8 +43,7 @@ struct Runner {
                            sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)?,
                            tap: ((UsageEvent, NameTable) -> Void)?) throws -> [ReplayResult] {
         let scenario = scenario.scenario
-        let clock = ContinuousClock()
-        let started = clock.now
+        let clock = ContinuousClock(), started = clock.now
         var reports: [ReplayResult] = []
         var skipped: [String: Int] = [:]
         let progress = Progress(enabled: !run.quiet)
