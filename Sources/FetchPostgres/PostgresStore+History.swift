@@ -6,7 +6,7 @@ import PostgresNIO
 extension PostgresStore {
     /// `user`'s history (``UserHistory``), with its version.
     public func history(user: String) async throws -> UserHistory {
-        try await transaction(readOnly: true) { conn in
+        try await transaction(readOnly: true) { [self] conn in
             let apps = NameTable()
             var appIDs: [Int32: Int32] = [:]
             for try await (id, name) in try await conn.query("""

@@ -51,7 +51,7 @@ extension PostgresStore {
             blobs += [ByteBuffer(bytes: records.user)] + records.apps.map { ByteBuffer(bytes: $0.bytes) }
         }
         let (u, n, b) = (users, names, blobs)
-        try await transaction { conn in
+        try await transaction { [self] conn in
             try await conn.query("DELETE FROM models WHERE user_name = ANY(\(models.map(\.user)))", logger: logger)
             try await conn.query("""
                 INSERT INTO models (user_name, app, data) SELECT * FROM unnest(\(u)::text[], \(n)::text[], \(b)::bytea[])

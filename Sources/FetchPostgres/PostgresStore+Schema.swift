@@ -91,7 +91,7 @@ extension PostgresStore {
     /// Applies the migrations the database has not had, in one transaction under an advisory
     /// lock; refuses a database migrated by a newer program.
     func migrate() async throws {
-        try await transaction { conn in
+        try await transaction { [self] conn in
             // Any constant key: it only has to be the same in every instance.
             try await conn.query("SELECT pg_advisory_xact_lock(7346281905)", logger: logger)
             try await conn.query("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)", logger: logger)

@@ -10,7 +10,7 @@ extension PostgresStore {
     /// locked first, in name order, so that two instances' groups queue instead of deadlocking.
     public func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>] {
         let users = Set(batches.flatMap { $0.map(\.user) }).sorted()
-        return try await transaction { conn in
+        return try await transaction { [self] conn in
             try await lockVersions(users, conn)
             var results: [Result<AppendOutcome, any Error>] = []
             for events in batches {
@@ -127,7 +127,7 @@ extension PostgresStore {
 
     /// Stores a reported fetch; nil when the same (user, app, start) was stored before.
     public func record(_ f: FetchReport, user: String, app: String) async throws -> VersionStep? {
-        try await transaction { conn in
+        try await transaction { [self] conn in
             try await lockVersions([user], conn)
             let rows = try await conn.query("""
                 INSERT INTO fetch_results (user_name, app, start, utc_offset, duration, bytes, network, result)
@@ -141,7 +141,7 @@ extension PostgresStore {
 
     /// Sets the fetch interval of `app` for `user`.
     public func setInterval(_ interval: FetchInterval, user: String, app: String) async throws {
-        try await transaction { conn in
+        try await transaction { [self] conn in
             try await lockVersions([user], conn)
             try await conn.query("""
                 INSERT INTO intervals (user_name, app, fetch_interval) VALUES (\(user), \(app), \(interval.description))
@@ -154,7 +154,7 @@ extension PostgresStore {
     /// Forgets everything stored about `user`, in one transaction; returns the events removed.
     /// App names that only this user used go too.
     public func deleteUser(_ user: String) async throws -> Int {
-        try await transaction { conn in
+        try await transaction { [self] conn in
             // Waits for a write about the user under way elsewhere, so that what it adds is
             // deleted too (each statement below sees it committed).
             try await lockVersions([user], conn)
@@ -182,24 +182,33 @@ extension PostgresStore {
 
     /// Whether the store has any event of `user`, and the user's version: one round trip.
     public func version(user: String) async throws -> UserVersion {
-        var state = UserVersion(hasEvents: false, version: 0)
-        for try await (v, has) in try await client.query("""
-            SELECT (SELECT version FROM user_versions WHERE user_name = \(user)),
-                   EXISTS (SELECT 1 FROM events WHERE user_name = \(user))
-            """, logger: logger).decode((Int64?, Bool).self) {
-            state = UserVersion(hasEvents: has, version: v ?? 0)
+        try await connection { [logger] conn in
+            var state = UserVersion(hasEvents: false, version: 0)
+            for try await (v, has) in try await conn.query("""
+                SELECT (SELECT version FROM user_versions WHERE user_name = \(user)),
+                       EXISTS (SELECT 1 FROM events WHERE user_name = \(user))
+                """, logger: logger).decode((Int64?, Bool).self) {
+                state = UserVersion(hasEvents: has, version: v ?? 0)
+            }
+            return state
         }
-        return state
     }
 
     /// The time of `user`'s last stored event, nil when there is none.
     public func lastEventTime(user: String) async throws -> Int64? {
-        var last: Int64?
-        for try await t in try await client.query("SELECT max(ts) FROM events WHERE user_name = \(user)", logger: logger)
-            .decode(Int64?.self) {
-            last = t
+        try await connection { [logger] conn in
+            var last: Int64?
+            for try await t in try await conn.query("SELECT max(ts) FROM events WHERE user_name = \(user)", logger: logger)
+                .decode(Int64?.self) {
+                last = t
+            }
+            return last
         }
-        return last
+    }
+
+    /// Answers when the database does: one `SELECT 1` on a pooled connection.
+    public func ready() async throws {
+        try await connection { [logger] conn in _ = try await conn.query("SELECT 1", logger: logger) }
     }
 }
 

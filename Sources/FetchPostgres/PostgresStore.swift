@@ -28,8 +28,13 @@ public final class PostgresStore: ServiceStore {
     /// Other instances may write to the same database: the service checks versions.
     public var isShared: Bool { true }
 
+    /// How long a request waits for a connection before the store is called unavailable.
+    let connectionWait: Duration
+
     /// Connects to the database at `url` (``PostgresURL``) and brings its schema up to date.
-    public init(url: String, maxConnections: Int = 16) async throws {
+    /// A request that gets no connection within `connectionWait` fails with ``StoreUnavailable``.
+    public init(url: String, maxConnections: Int = 16, connectionWait: Duration = .seconds(3)) async throws {
+        self.connectionWait = connectionWait
         let parsed = try PostgresURL(url)
         location = parsed.redacted
         var configuration = parsed.configuration
@@ -102,12 +107,12 @@ public final class PostgresStore: ServiceStore {
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back
     /// when it throws. Retried (from the start) when PostgreSQL reports a deadlock or a
     /// serialization failure, a few times at most.
-    func transaction<R: Sendable>(readOnly: Bool = false, _ body: (PostgresConnection) async throws -> R) async throws -> R {
+    func transaction<R: Sendable>(readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await client.withConnection { conn in
+                return try await connection { [logger] conn in
                     try await conn.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
                     do {
                         let value = try await body(conn)
@@ -126,8 +131,54 @@ public final class PostgresStore: ServiceStore {
 }
 
 extension PostgresStore {
+    /// Runs `body` on a pooled connection, or throws ``StoreUnavailable`` when none comes within
+    /// ``connectionWait`` (the server is down or unreachable): the pool would otherwise retry
+    /// quietly and the request wait without end. The wait is cancelled with the request, so a
+    /// write that gave up is never run later.
+    func connection<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
+        let started = NIOLockedValueBox(false)
+        let client = client, wait = connectionWait
+        do {
+            return try await withThrowingTaskGroup(of: ConnectionOutcome<R>.self) { group in
+                group.addTask {
+                    .value(try await client.withConnection { conn in
+                        started.withLockedValue { $0 = true }
+                        return try await body(conn)
+                    })
+                }
+                group.addTask {
+                    try await Task.sleep(for: wait)
+                    return .waited
+                }
+                defer { group.cancelAll() }
+                while let next = try await group.next() {
+                    switch next {
+                    case .value(let v): return v
+                    case .waited where !started.withLockedValue({ $0 }):
+                        throw StoreUnavailable("no connection to '\(location)' within \(wait)")
+                    case .waited: continue
+                    }
+                }
+                throw CancellationError()
+            }
+        } catch let e as PSQLError where Self.isConnectionLoss(e) {
+            throw StoreUnavailable("the connection to '\(location)' failed: \(Self.describe(e))")
+        }
+    }
+
+    /// Whether `error` means the connection, not the request, failed.
+    static func isConnectionLoss(_ error: PSQLError) -> Bool {
+        [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown].contains(error.code)
+    }
+
     /// Opens the store from synchronous code (``Blocking``): the command line's replays.
     public static func open(url: String) throws -> PostgresStore {
         try Blocking.run { try await PostgresStore(url: url) }
     }
+}
+
+/// What came first in ``PostgresStore/connection(_:)``: the body's value, or the end of the wait.
+enum ConnectionOutcome<R: Sendable>: Sendable {
+    case value(R)
+    case waited
 }

@@ -41,6 +41,22 @@ public struct TestDatabase: Sendable {
         return TestDatabase(url: c.string!, name: name, admin: admin)
     }
 
+    /// An outage of this database alone: new connections are refused and those open are ended,
+    /// as when its server stops, while the cluster keeps serving the other tests.
+    public func block() async throws {
+        try await Self.admin(admin) { client in
+            try await client.query("ALTER DATABASE \(unescaped: name) ALLOW_CONNECTIONS false")
+            try await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(name)")
+        }
+    }
+
+    /// Ends the outage ``block()`` began.
+    public func unblock() async throws {
+        try await Self.admin(admin) { client in
+            try await client.query("ALTER DATABASE \(unescaped: name) ALLOW_CONNECTIONS true")
+        }
+    }
+
     /// Drops the database (closing what is still connected to it).
     public func drop() async throws {
         try await Self.admin(admin) { client in

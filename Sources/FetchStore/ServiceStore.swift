@@ -8,7 +8,8 @@ import FetchCore
 /// user sent before adds nothing, even when two requests carry it at once (a unique key, not a
 /// read then a write), and the same id for another user is another event; a write has been
 /// committed when the call returns; every write about a user moves the user's ``UserVersion``
-/// in the same transaction. User names are the stored names (the service prefixes them with
+/// in the same transaction; a store that cannot be reached says so with ``StoreUnavailable``
+/// within a bounded wait, and what it gave up on is never written later. User names are the stored names (the service prefixes them with
 /// the tenant), and every table of a user's data is keyed by user first, so that a user's rows
 /// can live on one partition.
 public protocol ServiceStore: Sendable {
@@ -29,6 +30,9 @@ public protocol ServiceStore: Sendable {
     func deleteUser(_ user: String) async throws -> Int
     /// Appends several batches in one transaction, each all or nothing, in batch order.
     func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>]
+    /// Returns when the store answers a trivial read; throws ``StoreUnavailable`` (or the
+    /// store's own error) when it does not: what the service's `/ready` reports.
+    func ready() async throws
 }
 
 extension ServiceStore {

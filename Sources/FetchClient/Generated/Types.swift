@@ -22,6 +22,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /health`.
     /// - Remark: Generated from `#/paths//health/get(health)`.
     func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output
+    /// Readiness: the store answers
+    ///
+    /// 200 when a trivial read of the store answers; 503 with the error body when the store cannot be reached. /health is the process's liveness and does not read the store.
+    ///
+    /// - Remark: HTTP `GET /ready`.
+    /// - Remark: Generated from `#/paths//ready/get(ready)`.
+    func ready(_ input: Operations.Ready.Input) async throws -> Operations.Ready.Output
     /// Prometheus metrics
     ///
     /// - Remark: HTTP `GET /metrics`.
@@ -92,6 +99,15 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//health/get(health)`.
     public func health(headers: Operations.Health.Input.Headers = .init()) async throws -> Operations.Health.Output {
         try await health(Operations.Health.Input(headers: headers))
+    }
+    /// Readiness: the store answers
+    ///
+    /// 200 when a trivial read of the store answers; 503 with the error body when the store cannot be reached. /health is the process's liveness and does not read the store.
+    ///
+    /// - Remark: HTTP `GET /ready`.
+    /// - Remark: Generated from `#/paths//ready/get(ready)`.
+    public func ready(headers: Operations.Ready.Input.Headers = .init()) async throws -> Operations.Ready.Output {
+        try await ready(Operations.Ready.Input(headers: headers))
     }
     /// Prometheus metrics
     ///

@@ -23,11 +23,17 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: MetricsMiddleware())
-    router.add(middleware: ErrorMiddleware(serverErrors: service.metrics.requestErrors))
+    router.add(middleware: ErrorMiddleware(serverErrors: service.metrics.requestErrors, storeUnavailable: service.metrics.storeUnavailable))
     router.add(middleware: DeclaredLengthMiddleware(limit: settings.limits.maxBodyBytes))
     let openAPI = OpenAPIDocument.bytes
 
     router.get("/health") { _, _ in API.Health(status: "ok") }
+    // Readiness: the store answers. A load balancer sends no request to an instance whose store
+    // it cannot reach; /health stays the process's liveness.
+    router.get("/ready") { _, _ in
+        try await service.store.ready()
+        return API.Health(status: "ok")
+    }
     router.get("/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: openAPI)))
     }

@@ -13,6 +13,7 @@ import Metrics
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let serverErrors: Counter
+    let storeUnavailable: Counter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -21,7 +22,13 @@ struct ErrorMiddleware: RouterMiddleware {
             let id = context.id
             var api = Self.apiError(error)
             api.requestID = id
-            if api.status.code >= 500 {
+            if error is StoreUnavailable {
+                storeUnavailable.increment()
+                context.logger.error("store unavailable", metadata: [
+                    "status": .stringConvertible(api.status.code), "path": .string(request.uri.path),
+                    "error": .string(String(describing: error)),
+                ])
+            } else if api.status.code >= 500 {
                 serverErrors.increment()
                 context.logger.error("request failed", metadata: [
                     "status": .stringConvertible(api.status.code), "path": .string(request.uri.path),
@@ -40,7 +47,8 @@ struct ErrorMiddleware: RouterMiddleware {
     }
 
     /// The API error an error stands for: itself, a Hummingbird error (no route, bad method,
-    /// body too large) with its status, a full disk as 507, anything else as 500.
+    /// body too large) with its status, a store that cannot be reached as 503, a full disk as
+    /// 507, anything else as 500.
     static func apiError(_ error: any Error) -> APIError {
         switch error {
         case let e as APIError:
@@ -51,6 +59,8 @@ struct ErrorMiddleware: RouterMiddleware {
             return APIError(e.status, e.body ?? e.status.reasonPhrase)
         case let e as any HTTPResponseError:
             return APIError(e.status, e.status.reasonPhrase)
+        case let e as StoreUnavailable:
+            return APIError(.serviceUnavailable, "the store is unavailable (\(e.description)); nothing of this request was stored: send it again")
         case let e as DatabaseError where e.resultCode == .SQLITE_FULL:
             return APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "the store is full; nothing of this request was stored")
         case let e as InputError:

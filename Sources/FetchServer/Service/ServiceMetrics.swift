@@ -10,6 +10,7 @@ struct ServiceMetrics: Sendable {
     let sessionBuilds: Counter
     let sessionEvictions: Counter
     let requestErrors: Counter
+    let storeUnavailable: Counter
 
     init(factory: MetricsFactory) {
         eventsAccepted = Counter(label: "fetchsched_events_accepted_total", factory: factory)
@@ -20,5 +21,6 @@ struct ServiceMetrics: Sendable {
         sessionBuilds = Counter(label: "fetchsched_session_builds_total", factory: factory)
         sessionEvictions = Counter(label: "fetchsched_session_evictions_total", factory: factory)
         requestErrors = Counter(label: "fetchsched_server_errors_total", factory: factory)
+        storeUnavailable = Counter(label: "fetchsched_store_unavailable_total", factory: factory)
     }
 }
