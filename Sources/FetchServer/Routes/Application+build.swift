@@ -25,22 +25,7 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware(serverErrors: service.metrics.requestErrors, storeUnavailable: service.metrics.storeUnavailable))
     router.add(middleware: DeclaredLengthMiddleware(limit: settings.limits.maxBodyBytes))
-    let openAPI = OpenAPIDocument.bytes
-
-    router.get("/health") { _, _ in API.Health(status: "ok") }
-    // Readiness: the store answers. A load balancer sends no request to an instance whose store
-    // it cannot reach; /health stays the process's liveness.
-    router.get("/ready") { _, _ in
-        try await service.store.ready()
-        return API.Health(status: "ok")
-    }
-    router.get("/openapi.json") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: openAPI)))
-    }
-    router.get("/metrics") { _, _ in
-        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
-    }
+    addOperationalRoutes(router, service: service, registry: registry)
 
     let v1 = router.group("v1")
     if let tokens = settings.tokens { v1.add(middleware: BearerAuthMiddleware(tokens: tokens)) }
@@ -78,6 +63,26 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
         try await service.delete(try context.user())
     }
     return router
+}
+
+/// The routes outside the API proper: liveness, readiness, the OpenAPI document and metrics.
+func addOperationalRoutes(_ router: Router<AppRequestContext>, service: SchedulerService, registry: PrometheusCollectorRegistry) {
+    let openAPI = OpenAPIDocument.bytes
+
+    router.get("/health") { _, _ in API.Health(status: "ok") }
+    // Readiness: the store answers. A load balancer sends no request to an instance whose store
+    // it cannot reach; /health stays the process's liveness.
+    router.get("/ready") { _, _ in
+        try await service.store.ready()
+        return API.Health(status: "ok")
+    }
+    router.get("/openapi.json") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: openAPI)))
+    }
+    router.get("/metrics") { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+    }
 }
 
 extension API.Health: ResponseEncodable {}
