@@ -9,6 +9,8 @@ public struct RequestError: Error, Sendable, Equatable {
         case tooLarge
         /// 404: what the field names does not exist (a user with no events).
         case notFound
+        /// 429: the tenant has too many costly requests of this kind under way.
+        case tooMany
     }
 
     public var kind: Kind

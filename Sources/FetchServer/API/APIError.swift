@@ -40,6 +40,7 @@ extension APIError {
         case .invalid: .badRequest
         case .tooLarge: .contentTooLarge
         case .notFound: .notFound
+        case .tooMany: .tooManyRequests
         }
         self.init(status, e.message, field: e.field)
     }

@@ -17,7 +17,9 @@ extension SchedulerService {
         if let live {
             plan = live
         } else {
-            plan = try await buildSession(storedUser: stored.name, through: Instant(millis: moment!)).0.plan(app: app, at: moment, horizon: horizon)
+            plan = try await pastRebuilds.run(tenant: user.tenant) {
+                try await buildSession(storedUser: stored.name, through: Instant(millis: moment!)).0.plan(app: app, at: moment, horizon: horizon)
+            }
         }
         plan.user = user.name
         return plan

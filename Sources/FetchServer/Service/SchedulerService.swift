@@ -19,15 +19,20 @@ public final class SchedulerService: Sendable {
     let slots: SlotTable
     let metrics: ServiceMetrics
     let writer: IngestWriter
+    /// Plans for past moments rebuild the user from the store each time: one at a time per
+    /// tenant, a few more in line, so one tenant cannot slow another (``RebuildGate``).
+    let pastRebuilds: RebuildLimiter
 
     /// The default of `maxUsersInMemory`: each live user state holds its engine and usage model
     /// (README "Serving" gives the measured memory per state).
     public static let defaultMaxUsersInMemory = 10_000
 
     /// A service over `store`; at most `maxUsersInMemory` users' live states are kept, the
-    /// least recently used dropped first (and rebuilt from the store on demand).
+    /// least recently used dropped first (and rebuilt from the store on demand). Each tenant
+    /// runs at most `pastRebuilds.running` plans for past moments at once, with
+    /// `pastRebuilds.waiting` more in line; more get a 429.
     public init(store: any ServiceStore, scenario: Scenario, seed: UInt64, metrics: MetricsFactory,
-                maxUsersInMemory: Int = SchedulerService.defaultMaxUsersInMemory) {
+                maxUsersInMemory: Int = SchedulerService.defaultMaxUsersInMemory, pastRebuilds: (running: Int, waiting: Int) = (1, 4)) {
         self.store = store
         self.scenario = scenario
         self.seed = seed
@@ -35,6 +40,7 @@ public final class SchedulerService: Sendable {
         self.metrics = metrics
         self.slots = SlotTable(capacity: max(1, maxUsersInMemory)) { metrics.sessionEvictions.increment() }
         self.writer = IngestWriter(store: store)
+        self.pastRebuilds = RebuildLimiter(maxRunning: pastRebuilds.running, maxWaiting: pastRebuilds.waiting)
     }
 
     /// A session rebuilt from the store (``UserHistory/session(scenario:seed:through:)``), and
