@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `fetchsched`: replay usage logs under scheduling policies, compare them, store logs,
 /// generate synthetic ones, and serve the scheduler over HTTP.
@@ -19,16 +20,32 @@ extension FetchSched {
     /// Parses the command line and runs the command, awaiting async ones (`serve`). What
     /// `AsyncParsableCommand.main()` does; called by name because top-level code resolves
     /// `main()` to the synchronous overload, which refuses an async root.
+    ///
+    /// A synchronous command (`replay`, `bench` …) runs on a thread of its own, never on Swift's
+    /// cooperative pool: a replay of a PostgreSQL store blocks its thread on each read
+    /// (`Blocking`) while the read runs on the pool, which may have a single thread.
     public static func start() async {
         do {
-            var command = try parseAsRoot()
+            let command = try parseAsRoot()
             if var async = command as? any AsyncParsableCommand {
                 try await async.run()
             } else {
-                try command.run()
+                try await onThreadOfItsOwn(command)
             }
         } catch {
             exit(withError: error)
+        }
+    }
+
+    /// Runs a synchronous command on a new thread, and waits for it without blocking the pool.
+    static func onThreadOfItsOwn(_ command: any ParsableCommand) async throws {
+        nonisolated(unsafe) var command = command  // moved to the thread, used by it alone
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            let thread = Thread {
+                do { try command.run(); done.resume() } catch { done.resume(throwing: error) }
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
         }
     }
 }

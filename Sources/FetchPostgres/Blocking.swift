@@ -3,8 +3,9 @@ import Foundation
 /// Runs async work to completion from synchronous code: the replay engine pulls events through
 /// a synchronous source, and the PostgreSQL client is async.
 ///
-/// Call it only from a thread outside Swift's cooperative pool (the command line's main
-/// thread): it blocks the caller until the work, run on the pool, is done.
+/// Call it only from a thread outside Swift's cooperative pool (the command line runs its
+/// synchronous commands on a thread of their own): it blocks the caller until the work, run on
+/// the pool, is done, which on a pool thread could wait for itself.
 enum Blocking {
     static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let box = ResultBox<T>()

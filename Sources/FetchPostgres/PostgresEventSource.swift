@@ -5,8 +5,8 @@ import PostgresNIO
 /// Every stored event, user by user (names in order), each user's in time order: what a replay
 /// needs, with memory bounded by the largest user's history rather than the store.
 ///
-/// A synchronous source over an async client (``Blocking``): use it from the command line's
-/// main thread.
+/// A synchronous source over an async client (``Blocking``): use it from a thread outside
+/// Swift's cooperative pool, as the command line does.
 public struct PostgresEventSource: UsageEventSource {
     public let users = NameTable()
     public let apps = NameTable()

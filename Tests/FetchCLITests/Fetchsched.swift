@@ -18,7 +18,7 @@ enum Fetchsched {
     /// Runs the binary and waits for it at most `limit` seconds: a run that hangs is killed and
     /// reported (status -1), so a regression fails the test instead of freezing the suite. Output
     /// goes to files, not pipes, so a child the run leaves behind cannot hold the test open.
-    static func run(_ args: [String], limit: Double = 300) throws -> Result {
+    static func run(_ args: [String], limit: Double = 300, environment: [String: String] = [:]) throws -> Result {
         let dir = temp()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let outPath = dir + "/out", errPath = dir + "/err"
@@ -29,6 +29,7 @@ enum Fetchsched {
         let p = Process()
         p.executableURL = binary
         p.arguments = args
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         p.standardOutput = out
         p.standardError = err
         p.standardInput = FileHandle.nullDevice

@@ -33,12 +33,50 @@ struct PostgresCommandTests {
         try await db.drop()
     }
 
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func aConnectionRefusedByTheServerSaysWhy() async throws {
+        let db = try await TestDatabase.make()
+        let missing = db.url.replacingOccurrences(of: "/t_", with: "/missing_t_")
+        for (url, says) in [(missing, "does not exist"), (db.url + "?sslmode=require", "does not offer TLS")] {
+            let r = try Fetchsched.run(["next", "--db", url, "--user", "u", "--app", "a"], limit: 60)
+            #expect(r.status == 1 && r.err.contains(says), "\(r.err)")
+        }
+        try await db.drop()
+    }
+
+    /// A replay of a PostgreSQL store reads through blocking calls; with the cooperative pool cut
+    /// to one thread, they must not wait for the thread they hold.
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func aReplayOfPostgresFinishesWithAOneThreadCooperativePool() async throws {
+        let db = try await TestDatabase.make()
+        #expect(try Fetchsched.run(["ingest", Self.sample, "--db", db.url, "--no-learn"]).status == 0)
+        // One processor as libdispatch sees it (scripts/one-cpu.c): a pool of one thread.
+        let shim = Fetchsched.temp() + "/one-cpu.so"
+        let cc = Process()
+        cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        cc.arguments = ["cc", "-shared", "-fPIC", "-o", shim, Fetchsched.root.appendingPathComponent("scripts/one-cpu.c").path, "-ldl"]
+        try cc.run()
+        cc.waitUntilExit()
+        try #require(cc.terminationStatus == 0, "cc could not build the one-processor shim")
+        let oneThread = ["LD_PRELOAD": shim]
+        for args in [["replay", "--db", db.url, "--policy", "fixed:60m", "--quiet"], ["bench", "--db", db.url, "--policies", "none,ios", "--quiet"]] {
+            let r = try Fetchsched.run(args, limit: 120, environment: oneThread)
+            #expect(r.status == 0, "\(args[0]): \(r.err)")
+        }
+        try await db.drop()
+    }
+
     @Test(arguments: [
         ("postgres://", "is not a URL"),
         ("postgres://127.0.0.1:5432/db", "names no user"),
         ("postgres://u@127.0.0.1:99999/db", "the port must be 1 to 65535"),
         ("postgres://u@127.0.0.1/db?sslmode=maybe", "sslmode"),
         ("postgres://u:secret@127.0.0.1:1/db", "cannot open the store 'postgres://u:***@127.0.0.1:1/db'"),
+        // Issue 34: a password that does not parse is not printed either.
+        ("postgres://u:se#cret@127.0.0.1/db", "percent-encoded"),
+        ("postgres://u:se/cret@127.0.0.1/db", "percent-encoded"),
+        ("postgres://u:se?cret@127.0.0.1/db", "percent-encoded"),
+        ("postgres://u:secret@127.0.0.1:abc/db", "is not a URL"),
     ])
     func aBadOrUnreachableURLIsAClearErrorThatHidesThePassword(url: String, says: String) throws {
         let r = try Fetchsched.run(["next", "--db", url, "--user", "u", "--app", "a"])
