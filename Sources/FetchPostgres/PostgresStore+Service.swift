@@ -21,25 +21,23 @@ extension PostgresStore {
     }
 
     /// One batch, all or nothing. A batch that named an app another instance has since deleted
-    /// (a stale ``appCache`` entry, caught by the foreign key) is tried once more, afresh.
+    /// (a stale ``appCache`` entry, caught by the foreign key), or met another instance's write
+    /// on a key, fails the group, which is tried again afresh.
     private func insertInSavepoint(_ events: [IdentifiedEvent], _ conn: PostgresConnection) async throws
         -> Result<AppendOutcome, any Error> {
-        var attempt = 0
-        while true {
-            attempt += 1
-            try await conn.query("SAVEPOINT batch", logger: logger)
-            do {
-                let outcome = try await insert(events, conn)
-                try await conn.query("RELEASE SAVEPOINT batch", logger: logger)
-                return .success(outcome)
-            } catch where !Self.isRetryable(error) {
-                try await conn.query("ROLLBACK TO SAVEPOINT batch", logger: logger)
-                if attempt == 1, (error as? PSQLError)?.serverInfo?[.sqlState] == "23503" {
-                    appCache.withLockedValue { $0 = [:] }
-                    continue
-                }
-                return .failure(InputError("the batch was not stored: \(Self.describe(error))"))
-            }
+        try await conn.query("SAVEPOINT batch", logger: logger)
+        do {
+            let outcome = try await insert(events, conn)
+            try await conn.query("RELEASE SAVEPOINT batch", logger: logger)
+            return .success(outcome)
+        } catch where !Self.isRetryable(error) {
+            try await conn.query("ROLLBACK TO SAVEPOINT batch", logger: logger)
+            return .failure(InputError("the batch was not stored: \(Self.describe(error))"))
+        } catch {
+            // A conflict with another instance's write: the whole group is tried again
+            // (``transaction(readOnly:_:)``), with app ids read afresh.
+            appCache.withLockedValue { $0 = [:] }
+            throw error
         }
     }
 
@@ -118,10 +116,17 @@ extension PostgresStore {
     }
 
     /// Locks the version rows of these users, in name order, until the transaction ends: writes
-    /// about one user queue, and two instances' transactions do not deadlock.
+    /// about one user queue, and two instances' transactions do not deadlock. A user not stored
+    /// yet gets a row at version 0 first (what a missing row reads as), so that two instances'
+    /// first writes for a new user queue too instead of colliding on the events' key.
     func lockVersions(_ users: [String], _ conn: PostgresConnection) async throws {
+        let users = users.sorted()
         try await conn.query("""
-            SELECT 1 FROM user_versions WHERE user_name = ANY(\(users.sorted())) ORDER BY user_name FOR UPDATE
+            INSERT INTO user_versions (user_name, version) SELECT u, 0 FROM unnest(\(users)::text[]) AS t(u) ORDER BY u
+            ON CONFLICT (user_name) DO NOTHING
+            """, logger: logger)
+        try await conn.query("""
+            SELECT 1 FROM user_versions WHERE user_name = ANY(\(users)) ORDER BY user_name FOR UPDATE
             """, logger: logger)
     }
 

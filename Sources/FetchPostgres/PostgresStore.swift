@@ -97,16 +97,19 @@ public final class PostgresStore: ServiceStore {
         return "\(error)"
     }
 
-    /// Whether `error` is one PostgreSQL asks to retry the transaction for: a deadlock or a
-    /// serialization failure between concurrent writers.
+    /// Whether `error` is one to retry the transaction for: a deadlock or a serialization
+    /// failure between concurrent writers, as PostgreSQL asks, and the key conflicts two
+    /// instances' legitimate writes can meet (a unique key, or a foreign key to an app another
+    /// instance's deletion removed, or kept, meanwhile). A retry reads what the other committed,
+    /// so no client gets a 5xx for a write that was valid.
     static func isRetryable(_ error: any Error) -> Bool {
         guard let state = (error as? PSQLError)?.serverInfo?[.sqlState] else { return false }
-        return state == "40P01" || state == "40001"
+        return ["40P01", "40001", "23505", "23503"].contains(state)
     }
 
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back
-    /// when it throws. Retried (from the start) when PostgreSQL reports a deadlock or a
-    /// serialization failure, a few times at most.
+    /// when it throws. Retried (from the start) on a conflict with another writer
+    /// (``isRetryable(_:)``), a few times at most.
     func transaction<R: Sendable>(readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
         var attempt = 0
         while true {
@@ -123,7 +126,7 @@ public final class PostgresStore: ServiceStore {
                         throw error
                     }
                 }
-            } catch where attempt < 4 && Self.isRetryable(error) {
+            } catch where attempt < 8 && Self.isRetryable(error) {
                 continue
             }
         }

@@ -203,3 +203,50 @@ struct IngestParityTests {
         try await db.drop()
     }
 }
+
+/// Issue 34: two instances' legitimate writes at once never fail for meeting each other.
+struct ConcurrentWriteTests {
+    static func events(user: String, ids: String, app: String, count: Int) -> [IdentifiedEvent] {
+        (0..<count).map { i in ServiceStoreTests.event("\(ids)-\(i)", user: user, minute: Int64(i / 2), app: app) }
+    }
+
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func identicalEventsOfANewUserFromTwoInstancesAreBothStored() async throws {
+        let db = try await TestDatabase.make()
+        let a = try await PostgresStore(url: db.url), b = try await PostgresStore(url: db.url)
+        for round in 0..<20 {
+            let user = "race-\(round)"
+            async let first = a.appendGroup([Self.events(user: user, ids: "a", app: "news", count: 6)])
+            async let second = b.appendGroup([Self.events(user: user, ids: "b", app: "news", count: 6)])
+            let (x, y) = try await (first, second)
+            for result in x + y { _ = try result.get() }
+            #expect(try await a.history(user: user).events.count == 12)
+        }
+        await a.close()
+        await b.close()
+        try await db.drop()
+    }
+
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func aDeletionRacingAnAppendForItsOnlyAppBothSucceed() async throws {
+        let db = try await TestDatabase.make()
+        let a = try await PostgresStore(url: db.url), b = try await PostgresStore(url: db.url)
+        for round in 0..<20 {
+            let app = "solo-\(round)"
+            for result in try await a.appendGroup([Self.events(user: "leaving-\(round)", ids: "x", app: app, count: 4)]) {
+                _ = try result.get()
+            }
+            async let deletion = a.deleteUser("leaving-\(round)")
+            async let append = b.appendGroup([Self.events(user: "staying", ids: "y\(round)", app: app, count: 4)])
+            let (removed, appended) = try await (deletion, append)
+            #expect(removed == 4)
+            for result in appended { _ = try result.get() }
+            let history = try await a.history(user: "staying")
+            #expect(history.events.count == 4 * (round + 1))
+            #expect(history.appNames.contains(app))
+        }
+        await a.close()
+        await b.close()
+        try await db.drop()
+    }
+}
