@@ -15,16 +15,31 @@ package final class LineReader {
     package private(set) var lineNumber = 0
     private(set) var bytesRead = 0
     let size: Int
+    private let skipsLongLines: Bool
+    /// Whether the line last delivered ended at the end of the file with no newline after it.
+    package private(set) var lineUnterminated = false
 
-    package init(path: String, bufferSize: Int = 1 << 20) throws(InputError) {
-        guard let f = fopen(path, "rb") else {
+    /// Opens `path`. With `skipsLongLines` false, a line over ``maxLineBytes`` is delivered (empty,
+    /// with ``lineTooLong``) as soon as the buffer fills, without reading the rest of it: a caller
+    /// that stops there never reads a huge file to its end first.
+    package init(path: String, bufferSize: Int = 1 << 20, skipsLongLines: Bool = true) throws(InputError) {
+        // Opened without blocking, then checked: opening a FIFO for reading would otherwise wait
+        // for a writer that may never come.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
             throw InputError("cannot open '\(path)': \(String(cString: strerror(errno)))")
         }
         var st = stat()
-        guard fstat(fileno(f), &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
-            fclose(f)
-            throw InputError("'\(path)' is not a regular file (a directory or a device is not a log)")
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw InputError("'\(path)' is not a regular file (a directory, a FIFO or a device is not a log)")
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        guard let f = fdopen(fd, "rb") else {
+            close(fd)
+            throw InputError("cannot open '\(path)': \(String(cString: strerror(errno)))")
+        }
+        self.skipsLongLines = skipsLongLines
         guard st.st_size > 0 else {
             fclose(f)
             throw InputError("'\(path)' is empty: a log holds a header line or at least one event")
@@ -57,6 +72,7 @@ package final class LineReader {
     /// file. The per-row path of a log read takes lines this way, without a closure per line.
     package func nextLine() -> UnsafeBufferPointer<UInt8>? {
         lineTooLong = false
+        lineUnterminated = false
         while true {
             if start < end, let nl = memchr(buffer + start, 10, end - start) {
                 let at = buffer.distance(to: nl.assumingMemoryBound(to: UInt8.self))
@@ -68,12 +84,13 @@ package final class LineReader {
             if eof {
                 guard start < end else { return nil }
                 lineNumber += 1
+                lineUnterminated = true
                 let line = UnsafeBufferPointer(start: buffer + start, count: end - start)
                 start = end
                 return line
             }
             if start == 0 && end == capacity && capacity >= Self.maxLineBytes {
-                skipRestOfLine()
+                if skipsLongLines { skipRestOfLine() } else { start = end; eof = true }
                 lineNumber += 1
                 lineTooLong = true
                 return UnsafeBufferPointer(start: buffer, count: 0)

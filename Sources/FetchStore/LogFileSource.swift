@@ -10,9 +10,11 @@ final class LogFileSource {
     private var isJSON = false
     private var started = false
 
-    init(path: String, decoder: RowDecoder) throws(InputError) {
+    /// Without `skipsLongLines` (no `--skip-invalid`), a line over the limit stops the read as
+    /// soon as it is seen, instead of after reading to its end.
+    init(path: String, decoder: RowDecoder, skipsLongLines: Bool = true) throws(InputError) {
         self.path = path
-        reader = try LineReader(path: path)
+        reader = try LineReader(path: path, skipsLongLines: skipsLongLines)
         csv = CSVLineParser(decoder: decoder)
         json = JSONLineParser(decoder: decoder)
         isJSON = path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson")

@@ -33,7 +33,7 @@ public struct LogSource: UsageEventSource {
     public init(paths: [String], skipInvalid: Bool = false) throws(InputError) {
         self.skipInvalid = skipInvalid
         let decoder = RowDecoder(users: users, apps: apps)
-        for p in paths { files.append(try LogFileSource(path: p, decoder: decoder)) }
+        for p in paths { files.append(try LogFileSource(path: p, decoder: decoder, skipsLongLines: skipInvalid)) }
         onlyFile = files.count == 1 ? files[0] : nil
     }
 

@@ -163,3 +163,60 @@ struct ImportTests {
         #expect(badOffset.status != 0 && badOffset.err.contains("is not an offset"))
     }
 }
+
+/// Issue 34's import findings: what is not a file, a line that is not one, a file cut short.
+struct ImportInputTests {
+    static let header = "timestamp,package,event_type\n1710140282000,com.google.android.gm,1\n"
+
+    static func run(_ file: String, skip: Bool = false) throws -> Fetchsched.Result {
+        let out = Fetchsched.temp() + "/log.csv"
+        return try Fetchsched.run(["import", "--from", "usagestats", file, "--out", out, "--user", "ann", "--utc-offset", "+01:00"]
+                                  + (skip ? ["--skip-invalid"] : []), limit: 60)
+    }
+
+    @Test(arguments: [["import", "--from", "aware", "--utc-offset", "+01:00", "--out", "/dev/null"], ["check"], ["replay", "--policy", "none"]])
+    func aFIFOIsRefusedAtOnceNotWaitedOn(args: [String]) throws {
+        let fifo = Fetchsched.temp() + "/fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let command = args.count > 1 && args[0] == "import" ? args + [fifo] : [args[0], fifo] + args.dropFirst()
+        let r = try Fetchsched.run(command, limit: 60)
+        #expect(r.status == 1 && r.err.contains("is not a regular file"), "\(r.err)")
+    }
+
+    @Test(arguments: [["import", "--from", "aware", "--utc-offset", "+01:00"], ["check"]])
+    func aHugeFileWithNoNewlineStopsAtItsFirstMegabyte(args: [String]) throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/sparse.csv"
+        try #require(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 1 << 31)  // 2 GiB of zeros, sparse: nothing is written
+        try handle.close()
+        let command = args[0] == "import" ? args + ["--out", dir + "/out.csv", path] : args + [path]
+        let r = try Fetchsched.run(command, limit: 60)
+        #expect(r.status == 1 && r.err.contains(":1:") && r.err.contains("longer than 1048576 bytes"), "\(r.err)")
+        #expect(r.err.contains("timed out") == false)
+    }
+
+    @Test func aCutOffLastLineIsAProblemOfThatLine() throws {
+        let file = Fetchsched.temp() + "/cut.csv"
+        try (Self.header + "1710140283000,com.g").write(toFile: file, atomically: true, encoding: .utf8)
+        let stopped = try Self.run(file)
+        #expect(stopped.status == 1 && stopped.err.contains("cut.csv:3: the file ends inside this line"), "\(stopped.err)")
+        let skipped = try Self.run(file, skip: true)
+        #expect(skipped.status == 0 && skipped.err.contains("cut-off last line 1"), "\(skipped.err)")
+    }
+
+    @Test func skipInvalidCountsALongLineAndANonUTF8LineAsOneBadRowEach() throws {
+        let file = Fetchsched.temp() + "/bad.csv"
+        var bytes = Array(Self.header.utf8)
+        bytes += Array(repeating: UInt8(ascii: "x"), count: (1 << 20) + 10) + [10]
+        bytes += [0xFF, 0xFE] + Array(",x,1\n".utf8)
+        bytes += Array("1710140283000,com.google.android.gm,2\n".utf8)
+        try #require(FileManager.default.createFile(atPath: file, contents: Data(bytes)))
+        let r = try Self.run(file, skip: true)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("line too long 1") && r.err.contains("not UTF-8 1"), "\(r.err)")
+        let stopped = try Self.run(file)
+        #expect(stopped.status == 1 && stopped.err.contains("bad.csv:3: a line longer than"), "\(stopped.err)")
+    }
+}

@@ -57,12 +57,13 @@ struct ImportCommand: ParsableCommand {
         var log = ImportedLog()
         var skipped: [String: Int] = [:]
         let read: (String, inout ImportedLog, (Substring, inout ImportedLog) throws(ImportProblem) -> Void) throws -> Void = { path, log, body in
-            try Self.lines(of: path) { line, number in
-                do { try body(line, &log) } catch let problem as ImportProblem {
-                    guard skipInvalid else { throw CLIError("\(path):\(number): \(problem.message) (nothing was written)") }
-                    skipped[problem.reason, default: 0] += 1
-                }
+            let handle = { (problem: ImportProblem, number: Int) throws in
+                guard skipInvalid else { throw CLIError("\(path):\(number): \(problem.message) (nothing was written)") }
+                skipped[problem.reason, default: 0] += 1
             }
+            try Self.lines(of: path, skipping: skipInvalid, { line, number in
+                do { try body(line, &log) } catch let problem as ImportProblem { try handle(problem, number) }
+            }, problem: handle)
         }
         switch from {
         case .usagestats:
@@ -127,20 +128,30 @@ struct ImportCommand: ParsableCommand {
 
     static func firstLine(of path: String) throws -> Substring? {
         let reader: LineReader
-        do { reader = try LineReader(path: path) } catch { throw CLIError(error.description) }
+        do { reader = try LineReader(path: path, skipsLongLines: false) } catch { throw CLIError(error.description) }
         var first: Substring?
         _ = reader.next { bytes in first = String(validating: bytes, as: UTF8.self).map { Substring($0) } }
         return first
     }
 
-    /// Each line of a file as UTF-8 text with its number; a line that is not UTF-8 or too long is an error.
-    static func lines(of path: String, _ body: (Substring, Int) throws -> Void) throws {
+    /// Each line of a file as UTF-8 text with its number. A line too long, not UTF-8, or cut off
+    /// (the file ends in it, with no newline) is a problem of that line: `problem` decides whether
+    /// it stops the import or is skipped. Without skipping, a long line stops the read at once.
+    static func lines(of path: String, skipping: Bool, _ body: (Substring, Int) throws -> Void,
+                      problem: (ImportProblem, Int) throws -> Void) throws {
         let reader: LineReader
-        do { reader = try LineReader(path: path) } catch { throw CLIError(error.description) }
+        do { reader = try LineReader(path: path, skipsLongLines: skipping) } catch { throw CLIError(error.description) }
         while try reader.next({ bytes in
             let number = reader.lineNumber
-            if reader.lineTooLong { throw CLIError("\(path):\(number): a line longer than \(LineReader.maxLineBytes) bytes") }
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIError("\(path):\(number): not valid UTF-8") }
+            if reader.lineTooLong {
+                return try problem(ImportProblem("line too long", "a line longer than \(LineReader.maxLineBytes) bytes"), number)
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                return try problem(ImportProblem("not UTF-8", "not valid UTF-8"), number)
+            }
+            if reader.lineUnterminated && !text.allSatisfy(\.isWhitespace) {
+                return try problem(ImportProblem("cut-off last line", "the file ends inside this line (no newline after it): cut off?"), number)
+            }
             try body(Substring(text), number)
         }) {}
     }
