@@ -80,10 +80,9 @@ struct ImportCommand: ParsableCommand {
         }
         let rules = ForegroundRules(launchers: ForegroundRules.knownLaunchers.union(launcher),
                                     overlays: ForegroundRules.knownOverlays.union(overlay))
-        let (lines, events) = log.canonical(rules: rules)
-        guard events > 0 else { throw CLIError("no usage events found in \(files.joined(separator: ", ")) (nothing was written)") }
         let file = try AtomicFile(path: out)
-        for line in lines { file.write(line + "\n") }
+        let events = log.canonical(rules: rules) { file.write($0 + "\n") }
+        guard events > 0 else { throw CLIError("no usage events found in \(files.joined(separator: ", ")) (nothing was written)") }
         try file.commit()
         printError(summary(events: events, log: log, skipped: skipped))
     }

@@ -12,37 +12,59 @@ public struct ImportedLog: Sendable {
     public mutating func ignore(_ reason: String) { ignored[reason, default: 0] += 1 }
 
     /// The canonical log: header, then each user's events in time order (users by name),
-    /// with the foreground rules applied and exact duplicates removed.
-    public mutating func canonical(rules: ForegroundRules) -> (text: [String], events: Int) {
-        // Each row's key is built once, not at every comparison.
-        let keys = rows.map(\.sortKey)
-        var sorted = rows.indices.sorted { a, b in
-            (rows[a].user, rows[a].millis, keys[a], a) < (rows[b].user, rows[b].millis, keys[b], b)
-        }.map { rows[$0] }
-        var unique: [ImportedRow] = []
-        unique.reserveCapacity(sorted.count)
-        for row in sorted {
-            if let last = unique.last, last.user == row.user, last.millis == row.millis, last.kind == row.kind {
+    /// with the foreground rules applied and exact duplicates removed. Each line goes to `write`
+    /// as it is made, and the rows are released as they are sorted, so memory holds the rows
+    /// once (and one user's at a time twice), not the log's text beside them.
+    public mutating func canonical(rules: ForegroundRules, write: (String) -> Void) -> Int {
+        let order = rows.indices.sorted { a, b in Self.precedes(rows[a], a, rows[b], b) }
+        var sorted: [ImportedRow] = []
+        sorted.reserveCapacity(rows.count)
+        for i in order {
+            let row = rows[i]
+            if let last = sorted.last, last.user == row.user, last.millis == row.millis, last.kind == row.kind {
                 ignore("duplicate row"); continue
             }
-            unique.append(row)
+            sorted.append(row)
         }
-        sorted = []
-        var lines = [CSVLineParser.header]
+        rows = []
+        write(CSVLineParser.header)
         var dropped = 0, events = 0
-        var start = unique.startIndex
-        while start < unique.endIndex {
-            let user = unique[start].user
-            let end = unique[start...].firstIndex { $0.user != user } ?? unique.endIndex
-            for row in rules.apply(Array(unique[start..<end]), dropped: &dropped) {
+        var start = sorted.startIndex
+        while start < sorted.endIndex {
+            let user = sorted[start].user
+            let end = sorted[start...].firstIndex { $0.user != user } ?? sorted.endIndex
+            for row in rules.apply(Array(sorted[start..<end]), dropped: &dropped) {
                 guard case .event(let kind, let app, let value) = row.kind else { continue }
-                lines.append([LocalTime.isoText(row.millis, offsetMinutes: row.offsetMinutes), CSVField.text(user),
-                              CSVField.text(app), kind.logName, CSVField.text(value)].joined(separator: ","))
+                write([LocalTime.isoText(row.millis, offsetMinutes: row.offsetMinutes), CSVField.text(user),
+                       CSVField.text(app), kind.logName, CSVField.text(value)].joined(separator: ","))
                 events += 1
             }
             start = end
         }
         if dropped > 0 { ignored["launcher, overlay or repeated foreground move", default: 0] += dropped }
+        return events
+    }
+
+    /// The canonical log's lines at once (``canonical(rules:write:)``).
+    public mutating func canonical(rules: ForegroundRules) -> (text: [String], events: Int) {
+        var lines: [String] = []
+        let events = canonical(rules: rules) { lines.append($0) }
         return (lines, events)
+    }
+
+    /// The order of rows: by user, time, then a total order inside one instant (so identical
+    /// rows meet and merge), then as read. Compared in place, without a key string per row.
+    static func precedes(_ a: ImportedRow, _ i: Int, _ b: ImportedRow, _ j: Int) -> Bool {
+        if a.user != b.user { return a.user < b.user }
+        if a.millis != b.millis { return a.millis < b.millis }
+        switch (a.kind, b.kind) {
+        case (.foreground(let x), .foreground(let y)) where x != y: return x < y
+        case (.foreground, .event): return true
+        case (.event, .foreground): return false
+        case (.event(let k, let x, let v), .event(let l, let y, let w)) where (k, x, v) != (l, y, w):
+            // As text, kind number first, as the order has always been (rare: one user, one instant).
+            return "\(k.rawValue) \(x) \(v)" < "\(l.rawValue) \(y) \(w)"
+        default: return i < j
+        }
     }
 }

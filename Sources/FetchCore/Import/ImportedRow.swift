@@ -20,12 +20,4 @@ public struct ImportedRow: Sendable, Equatable {
         self.offsetMinutes = offsetMinutes
         self.kind = kind
     }
-
-    /// A total order inside one instant, so that identical rows meet and merge.
-    var sortKey: String {
-        switch kind {
-        case .foreground(let app): "0 \(app)"
-        case .event(let e, let app, let value): "1 \(e.rawValue) \(app) \(value)"
-        }
-    }
 }
