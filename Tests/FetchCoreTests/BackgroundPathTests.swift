@@ -144,3 +144,39 @@ struct BackgroundTaskTests {
         #expect(charged.total.background.taskCompletionMs == log.time("23:01").millis - log.time("08:00:01").millis)
     }
 }
+
+/// Issue 34: tasks and transfers are the system's discretionary work. Their energy is counted
+/// in the report, but not charged to the daily budget a policy's fetches are held to (the one
+/// charge is for fetches: docs/background-paths.md and docs/hard-rules.md say so).
+struct BackgroundBudgetTests {
+    final class Seen: @unchecked Sendable { var used: [Int64] = [] }
+
+    /// Records the day's energy spent, as the engine shows it, at every decision point.
+    struct BudgetProbe: FetchPolicy {
+        let seen: Seen
+        var name: String { "budget-probe" }
+        func makeState() {}
+        func decide(_ point: DecisionPoint, view: UserView, state: inout Void, decision: inout Decision) {
+            seen.used.append(view.energyUsedToday)
+        }
+    }
+
+    @Test func aTasksEnergyIsReportedButNotChargedToTheFetchBudget() {
+        var log = LogBuilder()
+        log.add(.screenOn, at: "08:00")
+        log.open("sync", at: "08:00:01")
+        log.add(.screenOff, at: "09:00")
+        log.add(.screenOn, at: "10:00")
+        var withTask = Scenario.default
+        var sync = withTask.defaultApp
+        sync.task = TaskProfile(workMedian: 300 * Millis.second, workP95: 300 * Millis.second, limit: 600 * Millis.second)
+        withTask.apps["sync"] = sync
+        let (a, b) = (Seen(), Seen())
+        let tasked = log.replay(BudgetProbe(seen: a), scenario: withTask)
+        let plain = log.replay(BudgetProbe(seen: b), scenario: .default)
+        #expect(tasked.total.background.tasksCompleted == 1)
+        #expect(tasked.total.energyMicroJ == plain.total.energyMicroJ + Scenario.default.energy.processingMicroJ(300 * Millis.second))
+        #expect(!a.used.isEmpty && a.used == b.used, "the budget the policy sees leaves the task out")
+        #expect(tasked.violations == 0)
+    }
+}
