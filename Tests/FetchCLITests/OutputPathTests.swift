@@ -53,6 +53,13 @@ struct OutputPathTests {
         #expect(r.status == 1 && r.err.contains("no events of user 'nobody'"), "\(r.status) \(r.err)")
     }
 
+    @Test(arguments: [["--user", "\u{FEFF}user-0001", "--app", "com.example.news"], ["--user", "user-0001", "--app", "\u{FEFF}news"],
+                      ["--user", "", "--app", "news"]])
+    func nextRefusesANameTheOtherDoorsRefuse(names: [String]) throws {
+        let r = try Fetchsched.run(["next", "--db", "/nonexistent.sqlite"] + names)
+        #expect(r.status != 0 && (r.err.contains("U+FEFF") || r.err.contains("is empty")), "\(r.err)")
+    }
+
     @Test func aTracesNamesAreQuotedAndReadBack() throws {
         let dir = Fetchsched.temp()
         let log = dir + "/log.jsonl", trace = dir + "/trace.csv"

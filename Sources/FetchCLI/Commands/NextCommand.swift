@@ -32,6 +32,12 @@ struct NextCommand: AsyncParsableCommand {
 
     @OptionGroup var scenarioOptions: ScenarioOptions
 
+    func validate() throws {
+        for (option, name) in [("--user", user), ("--app", app)] {
+            if let problem = InputBounds.nameProblem(name) { throw ValidationError("\(option) '\(InputBounds.printable(name))' \(problem)") }
+        }
+    }
+
     func run() async throws {
         guard let span = DurationText.parse(horizon), span > 0, span <= InputBounds.maxHorizon else {
             throw CLIError("--horizon '\(InputBounds.printable(horizon))' is not a duration from 1ms to \(DurationText.format(InputBounds.maxHorizon)), such as 24h")
