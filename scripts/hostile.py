@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 10's reproductions against the release binary: every one gets a clear 4xx (or a
+"""Issue 10's and issue 34's reproductions against the release binary: every one gets a clear 4xx (or a
 file:line / field error and exit 1 on the command line), with its time, and the server stays up.
 With --limit-ms 100 a slower answer fails too (a measurement for a quiet machine, not for CI).
 
@@ -8,6 +8,7 @@ answering, and planning for --users distinct users keeps the server's memory und
 that --max-users-in-memory sets.   scripts/hostile.py [--bin .build/release/fetchsched] [--users 2000]
 """
 import argparse, json, os, resource, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--bin", default=os.environ.get("FETCHSCHED", ".build/release/fetchsched"))
@@ -140,6 +141,29 @@ bad = os.path.join(work, "esc.csv")
 open(bad, "w").write("timestamp,user,app,event,value\n2025-01-06T07:00:00Z,u,a,bogus\x1b[2J,\n")
 cli(9, "escape bytes in a message", ["check", bad], "bogus\\u{1B}[2J")
 
+# Issue 34: names no decoder may rewrite, the tenant prefix, past plans at once, a second writer.
+expect(34, "DELETE /v1/users/%EF%BB%BFuser-0001 (a U+FEFF before the name)", "DELETE", "/v1/users/%EF%BB%BFuser-0001", want_field="user")
+expect(34, "PUT interval of %EF%BB%BFcom.example.news", "PUT", "/v1/users/user-0001/apps/%EF%BB%BFcom.example.news/interval",
+       {"interval": "never"}, want_field="app")
+expect(34, "GET /v1/users/user%ZZ/budget (a bad escape)", "GET", "/v1/users/user%ZZ/budget", want_field="user")
+expect(34, "event for user '\\ufeffuser-0001' in a body", "POST", "/v1/events",
+       {"events": [{"id": "bom", "user": "\ufeffuser-0001", "timestamp": "2025-01-07T12:00:00Z", "event": "open", "app": "x"}]},
+       want_field="events[0].user")
+expect(34, "then user-0001 is still there, news still planned", "GET", plan, status=200)
+got, text, ms = call("GET", "/v1/users/user-0001/apps/com.example.nothing/plan")
+check(34, "a plan's reason shows no tenant prefix", got == 200 and "a/" not in text, ms, text[:70])
+past = plan + "?at=2025-01-06T18:00:00Z"
+with ThreadPoolExecutor(17) as pool:
+    jobs = [pool.submit(call, "GET", past, None, B if i == 16 else A) for i in range(17)]
+    answers = [j.result() for j in jobs]
+codes = sorted(a[0] for a in answers[:16])
+check(34, "16 plans for a past moment at once (tenant a): 200 or 429", all(c in (200, 429) for c in codes), max(a[2] for a in answers[:16]),
+      f"{codes.count(200)} x 200, {codes.count(429)} x 429")
+check(34, "tenant b's past plan meanwhile", answers[16][0] == 200, answers[16][2], str(answers[16][0]))
+cli(34, "next --user nobody (no events)", ["next", "--db", db, "--user", "nobody", "--app", "y"], "no events of user 'nobody'")
+if not args.pg:
+    cli(34, "ingest into the SQLite file the server uses", ["ingest", log, "--db", db], "is being written by another process")
+
 # Case 10: a declared length over the limit is refused before the body; half-sent requests are closed.
 s = socket.create_connection(("127.0.0.1", args.port))
 t = time.perf_counter()
@@ -190,10 +214,39 @@ after_b = call("GET", plan, headers=B)[1]
 check("-", "tenant b's plan unchanged by all of the above", after_b == before_b, None)
 alive = server.poll() is None
 check("-", "server still up", alive, None)
-server.terminate()
-server.wait(10)
 errors = [l for l in open(os.path.join(work, "serve.log")) if " error " in l]
 check("-", "no server error logged", not errors, None, errors[0][:100] if errors else "")
+
+if args.pg:
+    # Issue 34, case 8: the database goes away under the running service (connections refused and
+    # ended, as when its server stops), then comes back.
+    def admin(sql):
+        subprocess.run(["psql", args.pg, "-qAtc", sql], check=True, stdout=subprocess.DEVNULL)
+    admin(f"ALTER DATABASE {pg_name} ALLOW_CONNECTIONS false")
+    admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{pg_name}'")
+    outage = {"events": [{"id": "outage-1", "user": "user-0001", "timestamp": "2025-01-07T23:00:00Z", "event": "open", "app": "x"}]}
+    for what, method, path, body in [("POST /v1/events", "POST", "/v1/events", outage), ("GET plan", "GET", plan, None),
+                                     ("GET /ready", "GET", "/ready", None)]:
+        got, text, ms = call(method, path, body)
+        check(34, f"store down: {what}", got == 503 and "store is unavailable" in text and ms < 10_000, ms, f"{got} {text[:60]}")
+    got, _, ms = call("GET", "/health")
+    check(34, "store down: /health (liveness)", got == 200, ms)
+    admin(f"ALTER DATABASE {pg_name} ALLOW_CONNECTIONS true")
+    t = time.perf_counter()
+    for _ in range(120):
+        if call("GET", "/ready")[0] == 200:
+            break
+        time.sleep(0.25)
+    check(34, "store back: /ready", call("GET", "/ready")[0] == 200, (time.perf_counter() - t) * 1000)
+    got, text, ms = call("GET", "/v1/users/user-0001/budget")
+    check(34, "store back: the refused event was never stored", got == 200 and
+          subprocess.run(["psql", db, "-qAtc", "SELECT count(*) FROM event_ids WHERE id = 'outage-1'"],
+                         capture_output=True, text=True).stdout.strip() == "0", ms)
+    metrics = urllib.request.urlopen(base + "/metrics").read().decode()
+    counted = next((l.split()[-1] for l in metrics.splitlines() if l.startswith("fetchsched_store_unavailable_total")), "0")
+    check(34, "store down: each 503 counted", counted == "3", None, f"fetchsched_store_unavailable_total {counted}")
+server.terminate()
+server.wait(10)
 
 if args.pg:
     subprocess.run(["psql", args.pg, "-qc", f"DROP DATABASE {pg_name} WITH (FORCE)"], check=True)

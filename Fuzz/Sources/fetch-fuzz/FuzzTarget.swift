@@ -9,7 +9,7 @@ import Glibc
 /// Each must return or throw its own error for any bytes: a trap, an overflow or a hang is a
 /// finding.
 enum FuzzTarget: String, CaseIterable {
-    case csv, jsonl, timestamp, duration, scenario, request
+    case csv, jsonl, timestamp, duration, scenario, request, usagestats, aware, shard
 
     static let selected: FuzzTarget = {
         guard let name = getenv("FETCH_FUZZ_TARGET").map({ String(cString: $0) }), let t = FuzzTarget(rawValue: name) else {
@@ -51,7 +51,45 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? Scenario.parse(json: Array(bytes))
         case .request:
             Self.request(Data(bytes))
+        case .usagestats:
+            Self.importLines(bytes, header: false) { try UsageStatsReader(user: "fuzz", offset: .fixed(minutes: 60)) } read: { r, line, log in
+                try r.read(line, into: &log)
+            }
+        case .aware:
+            // The first line is the table's header; the zone lookup knows one zone, as a fixed offset.
+            Self.importLines(bytes, header: true) {
+                try AwareReader(user: nil, offset: .fixed(minutes: 60)) { name in name == "Europe/Berlin" ? .fixed(minutes: 60) : nil }
+            } read: { r, line, log in try r.read(line, into: &log) } begin: { r, line in try r.begin(header: line) }
+        case .shard:
+            if let (report, sum) = try? ShardReport.decode(Array(bytes)) {
+                precondition(sum <= ShardReport.maxCountSum)
+                for part in report.results { precondition(part.totalsProblem() == nil) }
+            }
         }
+    }
+
+    /// An import reader over the input's lines (as `fetchsched import` gives them: UTF-8 only),
+    /// then the canonical log of what it kept: every row within the log's bounds.
+    static func importLines<R>(_ bytes: UnsafeBufferPointer<UInt8>, header: Bool, make: () throws(ImportProblem) -> R,
+                               read: (inout R, Substring, inout ImportedLog) throws(ImportProblem) -> Void,
+                               begin: ((inout R, Substring) throws(ImportProblem) -> Void)? = nil) {
+        guard var reader = try? make() else { return }
+        var log = ImportedLog()
+        var first = header
+        for line in bytes.split(separator: 10, omittingEmptySubsequences: false) {
+            guard let text = String(validating: UnsafeBufferPointer(rebasing: line), as: UTF8.self) else { continue }
+            if first {
+                first = false
+                guard (try? begin?(&reader, Substring(text))) != nil else { return }
+                continue
+            }
+            try? read(&reader, Substring(text), &log)
+        }
+        for row in log.rows {
+            precondition(InputBounds.timestamps.contains(row.millis) && abs(row.offsetMinutes) <= 18 * 60)
+            precondition(InputBounds.nameProblem(row.user) == nil)
+        }
+        _ = log.canonical(rules: ForegroundRules(launchers: ForegroundRules.knownLaunchers, overlays: ForegroundRules.knownOverlays)) { _ in }
     }
 
     /// Every request body the API decodes, and the query fields, as the server reads them.

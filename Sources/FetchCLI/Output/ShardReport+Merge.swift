@@ -69,20 +69,3 @@ extension ShardReport.Run {
         return differing?.0.label ?? "run"
     }
 }
-
-extension ShardReport.Part {
-    /// What is wrong with the part's totals, or nil: its total must be the sum of its users' and
-    /// the sum of its days', and the days its users were active must be the users its days had.
-    /// The caller has bounded the counts' sum, so none of these sums can overflow.
-    func totalsProblem() -> String? {
-        var byUser = Tally(), byDay = Tally()
-        for row in perUser { byUser.merge(row.tally) }
-        for row in perDay { byDay.merge(row.tally) }
-        if byUser != total { return "its total is not the sum of its users' (perUser)" }
-        if byDay != total { return "its total is not the sum of its days' (perDay)" }
-        if perUser.reduce(0, { $0 + $1.days }) != perDay.reduce(0, { $0 + $1.users }) {
-            return "its users' active days do not add up to its days' active users"
-        }
-        return nil
-    }
-}

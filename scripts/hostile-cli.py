@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Issue 34's reproductions on the command line's newer surfaces, against the release binary:
+exec: policies that hang, flood, answer out of step or leave children; output paths that are
+devices or symlinks; merge of shards that do not belong together; import of inputs that are
+not files or are cut short. Each must end within its bound with a clear message and the right
+exit status, leave no process running and no file replaced.
+
+    scripts/hostile-cli.py [--bin .build/release/fetchsched]
+
+Prints a table (case, what, result, seconds, detail) and exits non-zero on any failure.
+"""
+import argparse, os, signal, stat, subprocess, sys, tempfile, time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--bin", default=os.environ.get("FETCHSCHED", ".build/release/fetchsched"))
+args = ap.parse_args()
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sample = os.path.join(root, "data", "sample.csv")
+work = tempfile.mkdtemp(prefix="hostile-cli-")
+rows, failures = [], []
+
+
+def check(case, what, ok, seconds, detail=""):
+    rows.append((case, what, "ok" if ok else "FAIL", "" if seconds is None else f"{seconds:.2f}", detail.replace("|", "/")[:110]))
+    if not ok:
+        failures.append(f"{case} {what}: {detail[:200]}")
+
+
+def run(argv, limit=60, env=None):
+    """Runs fetchsched in a process group of its own; after `limit` seconds the group is killed."""
+    t = time.perf_counter()
+    p = subprocess.Popen([args.bin] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, env=env)
+    try:
+        out, err = p.communicate(timeout=limit)
+        code = p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        code = None
+    return code, out.decode(errors="replace"), err.decode(errors="replace"), time.perf_counter() - t
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def policy(name, body):
+    """A shell policy that writes its pid first; returns (exec: name, pid file)."""
+    path, pid = os.path.join(work, f"{name}.sh"), os.path.join(work, f"{name}.pid")
+    open(path, "w").write(f"echo $$ > {pid}\n{body}\n")
+    return f"exec:sh {path}", pid
+
+
+# exec: policies with --exec-timeout 2: each run ends within seconds, says why, leaves nothing.
+wait_decide = "while read l; do case $l in *decide*) break;; esac; done; "
+for name, body, says in [
+    ("sleeps", "sleep 300", "no answer within 2 s"),
+    ("garbage", "yes garbage", "answered a line nobody asked for"),
+    ("line-100MB", wait_decide + "head -c 100000000 /dev/zero | tr '\\0' x", "an answer longer than 1048576 bytes"),
+    ("random-bytes", "cat /dev/urandom", "policy 'exec:"),
+    ("ignores-TERM", "trap '' TERM HUP INT; sleep 300", "no answer within 2 s"),
+    ("trickles", wait_decide + "while true; do printf x; sleep 0.5; done", "no answer within 2 s"),
+    ("two-lines", "while read l; do case $l in *decide*) echo '{}'; echo '{}';; esac; done", "more than one line"),
+]:
+    name_, pid = policy(name, body)
+    code, _, err, s = run(["replay", sample, "--policy", name_, "--exec-timeout", "2", "--threads", "1", "--quiet"])
+    left = open(pid).read().strip() if os.path.exists(pid) else ""
+    check(2, f"exec: {name}", code == 1 and says in err and s < 30 and not (left and alive(int(left))), s,
+          f"exit {code}: {err.strip()[:80]}")
+
+hourly = os.path.join(root, "examples", "policies", "hourly.py")
+child = os.path.join(work, "child.pid")
+name_, _ = policy("background-child", f"sleep 300 & echo $! > {child}\nexec python3 {hourly}")
+code, _, err, s = run(["replay", sample, "--policy", name_, "--exec-timeout", "2", "--quiet"])
+check(3, "exec: a background child (sleep 300 &)", code == 0 and not alive(int(open(child).read())) and s < 30, s, f"exit {code} {err.strip()[:60]}")
+
+t1 = os.path.join(work, "t1.py")
+open(t1, "w").write("import json, sys\nfor l in sys.stdin:\n    m = json.loads(l)\n    if m['type'] == 'decide':\n"
+                    "        print(json.dumps({'wakeAt': m['t'] + 1}), flush=True)\n")
+code, _, err, s = run(["replay", sample, "--policy", f"exec:python3 {t1}", "--quiet"], limit=300)
+check(4, "exec: wakeAt t+1 at every decision", code == 0, s, f"exit {code} {err.strip()[:60]}")
+
+ready = os.path.join(work, "ready")
+os.mkfifo(ready)
+name_, pid = policy("killed-run", f"echo up > {ready}\nsleep 300")
+p = subprocess.Popen([args.bin, "replay", sample, "--policy", name_, "--exec-timeout", "600", "--quiet"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+fd = os.open(ready, os.O_RDONLY | os.O_NONBLOCK)
+import select
+select.select([fd], [], [], 30)
+t = time.perf_counter()
+p.send_signal(signal.SIGTERM)
+try:
+    code = p.wait(30)
+except subprocess.TimeoutExpired:
+    p.kill(); code = None
+os.close(fd)
+check(2, "kill -TERM of the run stops its policy", code == 128 + signal.SIGTERM and not alive(int(open(pid).read())),
+      time.perf_counter() - t, f"exit {code}")
+
+# Output paths: a device is written in place, a symlink refused and what it points at kept.
+target, link = os.path.join(work, "target"), os.path.join(work, "link")
+open(target, "w").write("keep\n")
+os.symlink(target, link)
+for option, argv in [("--trace", ["replay", sample, "--policy", "fixed:60m", "--quiet", "--trace"]),
+                     ("--out", ["generate", "--users", "2", "--days", "1", "--out"])]:
+    code, _, err, s = run(argv + ["/dev/null"])
+    check(5, f"{option} /dev/null", code == 0 and stat.S_ISCHR(os.lstat("/dev/null").st_mode), s, f"exit {code}")
+    code, _, err, s = run(argv + [link])
+    check(5, f"{option} <symlink>", code == 1 and "symbolic link" in err and open(target).read() == "keep\n" and os.path.islink(link), s,
+          err.strip()[:80])
+
+# merge: shards of another input at the same path, totals that disagree, a date that is none.
+log = os.path.join(work, "log.csv")
+gen = subprocess.run([args.bin, "generate", "--users", "12", "--days", "3", "--seed", "5"], capture_output=True, text=True, check=True).stdout
+open(log, "w").write(gen)
+def shard(i, n, into):
+    code, out, err, _ = run(["replay", log, "--policy", "fixed:15m", "--shard", f"{i}/{n}", "--quiet"])
+    open(into, "w").write(out)
+    return code
+a0, a1, b1 = (os.path.join(work, f) for f in ("a0.json", "a1.json", "b1.json"))
+shard(0, 2, a0); shard(1, 2, a1)
+lines = gen.splitlines()
+opens = [l for l in lines if ",open," in l]
+other = next(l for l in opens if l.split(",")[2] != opens[0].split(",")[2])
+open(log, "w").write(gen.replace(opens[0], opens[0].replace("," + opens[0].split(",")[2] + ",", "," + other.split(",")[2] + ",")))
+shard(1, 2, b1)
+code, _, err, s = run(["merge", a0, b1])
+check(7, "merge: shards of different inputs at one path", code == 1 and "inputDigest differs" in err, s, err.strip()[:80])
+code, _, err, s = run(["merge", a0, a1])
+check(7, "merge: the shards of one run", code == 0, s, f"exit {code}")
+for what, old, new, says in [("a total that disagrees with perUser", '"opens":', '"opens":999999,"x":', "is not the sum of"),
+                             ("the date 2025-13-45", '"date":"', '"date":"2025-13-45","x":"', "is not a date")]:
+    bad = os.path.join(work, "bad.json")
+    open(bad, "w").write(open(a0).read().replace(old, new, 1))
+    code, _, err, s = run(["merge", bad, a1])
+    check(7, f"merge: {what}", code == 1 and says in err, s, err.strip()[:80])
+
+# import: not a file, a line that is not one, a file cut short, numbers a lenient parser takes.
+fifo = os.path.join(work, "fifo")
+os.mkfifo(fifo)
+out = os.path.join(work, "imported.csv")
+for argv in (["import", "--from", "aware", "--utc-offset", "+01:00", "--out", out, fifo], ["check", fifo]):
+    code, _, err, s = run(argv, limit=30)
+    check(11, f"{argv[0]} <FIFO>", code == 1 and "not a regular file" in err, s, err.strip()[:80])
+sparse = os.path.join(work, "sparse.csv")
+with open(sparse, "wb") as f:
+    f.truncate(1 << 31)
+for argv in (["import", "--from", "aware", "--utc-offset", "+01:00", "--out", out, sparse], ["check", sparse]):
+    code, _, err, s = run(argv, limit=60)
+    check(11, f"{argv[0]} <2 GiB sparse file, no newline>", code == 1 and "longer than 1048576" in err and s < 5, s, err.strip()[:80])
+os.unlink(sparse)
+head = "timestamp,package,event_type\n1710140282000,com.google.android.gm,1\n"
+cut = os.path.join(work, "cut.csv")
+open(cut, "w").write(head + "1710140283000,com.g")
+code, _, err, s = run(["import", "--from", "usagestats", cut, "--out", out, "--user", "ann", "--utc-offset", "+01:00"])
+check(11, "import: a cut-off last line", code == 1 and "ends inside this line" in err, s, err.strip()[:80])
+badlines = os.path.join(work, "badlines.csv")
+open(badlines, "wb").write(head.encode() + b"x" * ((1 << 20) + 10) + b"\n\xff\xfe,x,1\n1710140283000,com.google.android.gm,2\n")
+code, _, err, s = run(["import", "--from", "usagestats", badlines, "--out", out, "--user", "ann", "--utc-offset", "+01:00", "--skip-invalid"])
+check(11, "import --skip-invalid: a 1 MiB line and a non-UTF-8 line", code == 0 and "line too long 1" in err and "not UTF-8 1" in err, s,
+      err.strip().replace("\n", "; ")[:100])
+for value in ("0x10", "+1710140282000", " 1710140282000", "1.71e12"):
+    f = os.path.join(work, "n.csv")
+    open(f, "w").write(f"_id,timestamp,device_id,screen_status\n1,{value},dev,1\n")
+    code, _, err, s = run(["import", "--from", "aware", f, "--out", out, "--utc-offset", "+01:00"])
+    check(11, f"import: timestamp {value!r}", code == 1 and "is not Unix milliseconds" in err, s, err.strip()[:80])
+for value in ("1.0", "-0", "+1"):
+    f = os.path.join(work, "n.csv")
+    open(f, "w").write(f"_id,timestamp,device_id,screen_status\n1,1710140282000,dev,{value}\n")
+    code, _, err, s = run(["import", "--from", "aware", f, "--out", out, "--utc-offset", "+01:00"])
+    check(11, f"import: screen_status {value!r}", code == 1 and "is not a whole number" in err, s, err.strip()[:80])
+
+# next for a user the store does not have (SIGILL before).
+db = os.path.join(work, "s.sqlite")
+run(["ingest", sample, "--db", db])
+code, _, err, s = run(["next", "--db", db, "--user", "nobody", "--app", "y"])
+check(1, "next --user nobody", code == 1 and "no events of user 'nobody'" in err, s, err.strip()[:80])
+
+print("| case | what | result | s | detail |\n|---|---|---|---:|---|")
+for r in rows:
+    print("| " + " | ".join(str(x) for x in r) + " |")
+if failures:
+    sys.exit("hostile-cli: " + "; ".join(failures))
+print(f"hostile-cli: all {len(rows)} cases ended cleanly")
