@@ -59,12 +59,12 @@ def policy(name, body):
 wait_decide = "while read l; do case $l in *decide*) break;; esac; done; "
 for name, body, says in [
     ("sleeps", "sleep 300", "no answer within 2 s"),
-    ("garbage", "yes garbage", "answered a line nobody asked for"),
+    ("garbage", "yes garbage", "one line per decision point"),
     ("line-100MB", wait_decide + "head -c 100000000 /dev/zero | tr '\\0' x", "an answer longer than 1048576 bytes"),
     ("random-bytes", "cat /dev/urandom", "policy 'exec:"),
     ("ignores-TERM", "trap '' TERM HUP INT; sleep 300", "no answer within 2 s"),
     ("trickles", wait_decide + "while true; do printf x; sleep 0.5; done", "no answer within 2 s"),
-    ("two-lines", "while read l; do case $l in *decide*) echo '{}'; echo '{}';; esac; done", "more than one line"),
+    ("two-lines", "while read l; do case $l in *decide*) echo '{}'; echo '{}';; esac; done", "one line per decision point"),
 ]:
     name_, pid = policy(name, body)
     code, _, err, s = run(["replay", sample, "--policy", name_, "--exec-timeout", "2", "--threads", "1", "--quiet"])

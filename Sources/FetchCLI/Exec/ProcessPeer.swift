@@ -49,7 +49,7 @@ final class ProcessPeer: PolicyPeer, @unchecked Sendable {
         guard failure == nil else { return nil }
         if incoming.isEmpty { readAvailable() }
         guard incoming.isEmpty else {
-            failLocked("\(label): answered a line nobody asked for (one line per decision point): \(InputBounds.printable(String(decoding: incoming.prefix(200), as: UTF8.self)))")
+            failOutOfStep("answered a line nobody asked for")
             return nil
         }
         outgoing.append(contentsOf: line.utf8)
@@ -71,6 +71,12 @@ final class ProcessPeer: PolicyPeer, @unchecked Sendable {
         child.killGroup()
     }
 
+    /// Fails the run for a process out of step with the protocol, showing what it sent.
+    private func failOutOfStep(_ what: String) {
+        let shown = InputBounds.printable(String(decoding: incoming.prefix(200), as: UTF8.self))
+        failLocked("\(label): \(what) (one line per decision point): \(shown)")
+    }
+
     /// Ends the run: closes the process's input, waits at most the timeout for it to exit, kills
     /// its group (anything it left running), and returns why the policy failed, if it did.
     func finish() -> String? {
@@ -79,7 +85,7 @@ final class ProcessPeer: PolicyPeer, @unchecked Sendable {
         close(child.toChild)
         if failure == nil { readAvailable() }
         if failure == nil && !incoming.isEmpty {
-            failLocked("\(label): answered a line nobody asked for (one line per decision point): \(InputBounds.printable(String(decoding: incoming.prefix(200), as: UTF8.self)))")
+            failOutOfStep("answered a line nobody asked for")
         }
         let exited = waitForExit(ms: failure == nil ? timeoutMs : 1000)
         if !exited && failure == nil {
@@ -147,7 +153,7 @@ final class ProcessPeer: PolicyPeer, @unchecked Sendable {
                 }
                 incoming.removeSubrange(...nl)
                 guard incoming.isEmpty else {
-                    failLocked("\(label): answered more than one line to a decision point: \(InputBounds.printable(String(decoding: incoming.prefix(200), as: UTF8.self)))")
+                    failOutOfStep("answered two lines to one decision point")
                     return nil
                 }
                 return text

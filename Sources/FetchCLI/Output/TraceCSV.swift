@@ -20,7 +20,8 @@ final class TraceCSV: TraceSink {
         let start = r.unixForm ? LocalTime.unixText(r.start) : LocalTime.isoText(r.start, offsetMinutes: Int(r.offsetMinutes))
         let duration = ResultText.fixed(Double(r.durationMs) / 1000, 3)
         let energy = ResultText.fixed(Double(r.energyMicroJ) / 1_000_000, 6)
-        file.write("\(CSVField.text(users[r.user])),\(CSVField.text(apps[r.app])),\(start),\(duration),\(r.result?.rawValue ?? ""),\(r.network.logName),\(energy),\(r.bytes),\(r.refusal?.traceName ?? "")\n")
+        let names = "\(CSVField.text(users[r.user])),\(CSVField.text(apps[r.app]))"
+        file.write("\(names),\(start),\(duration),\(r.result?.rawValue ?? ""),\(r.network.logName),\(energy),\(r.bytes),\(r.refusal?.traceName ?? "")\n")
     }
 
     func recordPush(user: Int32, app: Int32, time: Int64, offsetMinutes: Int16, silent: Bool, fate: PushFate, receivedAt: Int64) {

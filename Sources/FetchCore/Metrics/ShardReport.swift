@@ -101,7 +101,9 @@ extension ShardReport {
         do { report = try JSONDecoder().decode(ShardReport.self, from: data) } catch {
             throw ShardProblem("not a valid shard report (\(describe(error)))")
         }
-        guard report.version == currentVersion else { throw ShardProblem("version \(report.version); this fetchsched reads version \(currentVersion)") }
+        guard report.version == currentVersion else {
+            throw ShardProblem("version \(report.version); this fetchsched reads version \(currentVersion)")
+        }
         guard UserShard(report.shard) != nil else { throw ShardProblem("shard '\(InputBounds.printable(report.shard))' is not i/n") }
         guard UInt64(report.run.seed) != nil else { throw ShardProblem("seed '\(InputBounds.printable(report.run.seed))' is not a seed") }
         for part in report.results {
@@ -145,7 +147,8 @@ extension ShardReport {
             if i == start { i += 1; continue }
             let token = bytes[start..<i]
             guard digitsOnly, token.count <= 18, let n = Int64(String(decoding: token, as: UTF8.self)) else {
-                return .failure(ShardProblem("the number at byte \(start) ('\(InputBounds.printable(String(decoding: token.prefix(30), as: UTF8.self)))') is not a whole count"))
+                let shown = InputBounds.printable(String(decoding: token.prefix(30), as: UTF8.self))
+                return .failure(ShardProblem("the number at byte \(start) ('\(shown)') is not a whole count"))
             }
             sum += Double(n)
         }
