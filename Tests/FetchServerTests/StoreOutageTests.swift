@@ -14,6 +14,31 @@ import Testing
 /// JSON error body within seconds, `/ready` says the store is gone while `/health` still says the
 /// process lives, each refusal is counted, and nothing sent during the outage is stored later.
 struct StoreOutageTests {
+    /// A request read whole is the server's turn: one answered after the client's read timeout
+    /// (here a 503 after the store's one-second wait, against a 300 ms timeout) still gets its
+    /// response on a real socket, where before the connection was closed without one.
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func aRequestAnsweredAfterTheReadTimeoutStillGetsItsResponse() async throws {
+        let db = try await TestDatabase.make()
+        let store = try await PostgresStore(url: db.url, connectionWait: .seconds(1))
+        let registry = PrometheusCollectorRegistry()
+        let service = SchedulerService(store: store, scenario: .default, seed: 1, metrics: PrometheusMetricsFactory(registry: registry))
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let settings = ServerSettings(host: "127.0.0.1", port: 0, tokens: nil, limits: ServiceLimits(readTimeoutMs: 300))
+        let app = buildApplication(service: service, settings: settings, registry: registry, logger: logger)
+        try await db.block()
+        try await app.test(.live) { client in
+            let raw = try SlowClientTests.RawClient(port: try #require(client.port))
+            raw.send("GET /ready HTTP/1.1\r\nHost: x\r\n\r\n")
+            let text = await SlowClientTests.RawClient.offPool { raw.read(until: "}}") }
+            #expect(text.hasPrefix("HTTP/1.1 503") && text.contains("store is unavailable"), "\(text)")
+        }
+        try await db.unblock()
+        await store.close()
+        try await db.drop()
+    }
+
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
     func anOutageIsA503WithinSecondsAndWhatWasRefusedIsNeverStored() async throws {
         let db = try await TestDatabase.make()
