@@ -7,7 +7,7 @@ Also: 1,500 half-sent requests are all closed by the read timeout while /health 
 answering, and planning for --users distinct users keeps the server's memory under the bound
 that --max-users-in-memory sets.   scripts/hostile.py [--bin .build/release/fetchsched] [--users 2000]
 """
-import argparse, json, os, resource, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import argparse, atexit, json, os, resource, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 ap = argparse.ArgumentParser()
@@ -53,8 +53,11 @@ json.dump({"tokens": [{"token": "token-a-0123456789abcdef", "tenant": "a"}, {"to
 A = {"Authorization": "Bearer token-a-0123456789abcdef"}
 B = {"Authorization": "Bearer token-b-0123456789abcdef"}
 
+server_log = os.path.join(work, "serve.log")
+server_log = os.path.join(work, "serve.log")
 server = subprocess.Popen([args.bin, "serve", "--db", db, "--port", str(args.port), "--tokens", tokens, "--read-timeout", "2s",
-                           "--max-users-in-memory", str(args.max_users_in_memory)], stderr=open(os.path.join(work, "serve.log"), "w"))
+                           "--max-users-in-memory", str(args.max_users_in_memory)], stderr=open(server_log, "w"))
+atexit.register(lambda: server.poll() is None and server.kill())  # no server outlives the script, whatever fails
 
 def call(method, path, body=None, headers=A, timeout=30):
     data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
@@ -89,6 +92,7 @@ def rss_kb():
     for line in open(f"/proc/{server.pid}/status"):
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
+    sys.exit("the server died: " + open(server_log).read()[-2000:])
 
 for _ in range(200):
     try:

@@ -169,9 +169,12 @@ extension PostgresStore {
         }
     }
 
-    /// Whether `error` means the connection, not the request, failed.
+    /// Whether `error` means the connection, not the request, failed: the client lost it, or the
+    /// server ended it (SQLSTATE class 08, a connection exception, or 57P, the server shutting
+    /// down or terminating the session).
     static func isConnectionLoss(_ error: PSQLError) -> Bool {
-        [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown].contains(error.code)
+        if let state = error.serverInfo?[.sqlState] { return state.hasPrefix("08") || state.hasPrefix("57P") }
+        return [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown].contains(error.code)
     }
 
     /// Opens the store from synchronous code (``Blocking``): the command line's replays.
