@@ -76,12 +76,8 @@ struct Runner {
             reports = replays.map { $0.finish() }
         }
         do {
-            if let db = input.db, StoreLocation.isPostgres(db) {
-                var source = try PostgresStore.open(url: db).eventSource()
-                try drive(&source)
-            } else if let db = input.db {
-                let store = try EventStore(path: db)
-                try store.withEvents { try drive(&$0) }
+            if let db = input.db {
+                try StoreLocation.openBlocking(db).withEventSource { try drive(&$0) }
             } else {
                 var source = try LogSource(paths: input.logs, skipInvalid: input.skipInvalid)
                 try drive(&source)

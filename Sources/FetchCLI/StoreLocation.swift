@@ -3,7 +3,7 @@ import FetchPostgres
 import FetchStore
 
 /// Where `--db` points: a `postgres://` URL names a PostgreSQL store, anything else a SQLite
-/// file. The one place that chooses the driver.
+/// file. The one place that chooses the driver; everything else uses ``ServiceStore``.
 enum StoreLocation {
     static let help = "The store: a SQLite file, or a postgres://user@host[:port]/database URL."
 
@@ -20,10 +20,20 @@ enum StoreLocation {
         }
     }
 
+    /// The store, opened from synchronous code (a replay's source): off the cooperative pool.
+    static func openBlocking(_ db: String) throws -> any ServiceStore {
+        do {
+            if isPostgres(db) { return try PostgresStore.open(url: db) }
+            return try EventStore(path: db)
+        } catch let e as InputError {
+            throw CLIError(e.description)
+        }
+    }
+
     /// Opens the store, runs `body` on it, closes it; a database error is a clear ``CLIError``, a
-    /// log's ``LogError`` passes through.
-    static func read<T: Sendable>(_ db: String, _ body: (any ServiceStore) async throws -> T) async throws -> T {
-        let store = try await open(db)
+    /// log's ``LogError`` passes through. A `writer` claims a SQLite file (``open(_:writer:)``).
+    static func read<T: Sendable>(_ db: String, writer: Bool = false, _ body: (any ServiceStore) async throws -> T) async throws -> T {
+        let store = try await open(db, writer: writer)
         let result: Result<T, any Error>
         do { result = .success(try await body(store)) } catch { result = .failure(error) }
         await close(store)
@@ -36,12 +46,12 @@ enum StoreLocation {
         } catch let e as LogError {
             throw e  // a log's own error: the caller says what became of the store
         } catch {
-            throw CLIError("store '\((store as? PostgresStore)?.location ?? db)': \(PostgresStore.describe(error))")
+            throw CLIError("store '\(store.location)': \(PostgresStore.describe(error))")
         }
     }
 
-    /// Closes what ``open(_:)`` opened.
+    /// Closes what ``open(_:writer:)`` opened.
     static func close(_ store: any ServiceStore) async {
-        if let pg = store as? PostgresStore { await pg.close() }
+        await store.close()
     }
 }

@@ -72,4 +72,9 @@ extension PostgresStore {
 
     /// Every stored event, for a replay (``PostgresEventSource``).
     public func eventSource() throws -> PostgresEventSource { try PostgresEventSource(store: self) }
+
+    public func withEventSource<R>(_ body: (inout any UsageEventSource) throws -> R) throws -> R {
+        var source: any UsageEventSource = try eventSource()
+        return try body(&source)
+    }
 }

@@ -13,6 +13,14 @@ extension PostgresStore {
     ///
     /// The rows go through `COPY … FROM STDIN` into a temporary table, and one `INSERT … SELECT …
     /// ON CONFLICT DO NOTHING` moves them: a statement per row would cost a round trip each.
+    /// ``ingest(_:)``, then with `learn` the models of the users it stored events for learned
+    /// again from the store, as the SQLite driver does.
+    nonisolated(nonsending) public func ingest<S: UsageEventSource>(_ source: inout S, learn: Bool) async throws -> IngestStats {
+        var stats = try await ingest(&source)
+        if learn && stats.inserted > 0 { stats.learned = try await learnModels(users: source.users.names) }
+        return stats
+    }
+
     nonisolated(nonsending) public func ingest<S: UsageEventSource>(_ source: inout S) async throws -> IngestStats {
         try await client.withConnection { conn in
             try await conn.query("BEGIN", logger: logger)

@@ -1,8 +1,9 @@
 import FetchCore
 
-/// What the HTTP service needs of a store, whichever database holds it: a user's history, the
-/// writes the routes make, and idempotent batch appends. ``EventStore`` (SQLite) and
-/// `PostgresStore` (FetchPostgres) are the drivers.
+/// What the service and the command line need of a store, whichever database holds it: a
+/// user's history, the writes the routes make, idempotent batch appends, bulk ingest, a
+/// replay's event source and closing. ``EventStore`` (SQLite) and `PostgresStore`
+/// (FetchPostgres) are the drivers; only the command line's `StoreLocation` chooses one.
 ///
 /// Every driver keeps the same promises: a batch is stored all or nothing; an event id the
 /// user sent before adds nothing, even when two requests carry it at once (a unique key, not a
@@ -33,6 +34,18 @@ public protocol ServiceStore: Sendable {
     /// Returns when the store answers a trivial read; throws ``StoreUnavailable`` (or the
     /// store's own error) when it does not: what the service's `/ready` reports.
     func ready() async throws
+
+    /// Where the store is, for messages: a file's path, or a URL without its password.
+    var location: String { get }
+    /// Stores every event of `source` (`fetchsched ingest`): all of it, or nothing when a bad row
+    /// stops the read; rows already stored are left as they are. With `learn`, the usage models
+    /// of the users it added events for are learned again (``IngestStats/learned``).
+    func ingest<S: UsageEventSource>(_ source: inout S, learn: Bool) async throws -> IngestStats
+    /// Calls `body` with every stored event, user by user, each user's in time order: a replay's
+    /// source. Synchronous, as the replay engine is: call it off Swift's cooperative pool.
+    func withEventSource<R>(_ body: (inout any UsageEventSource) throws -> R) throws -> R
+    /// Releases what the store holds open (a connection pool); it cannot be used afterwards.
+    func close() async
 }
 
 extension ServiceStore {

@@ -45,6 +45,18 @@ public struct StoreEventSource: UsageEventSource {
 }
 
 extension EventStore {
+    public var location: String { path }
+
+    public func withEventSource<R>(_ body: (inout any UsageEventSource) throws -> R) throws -> R {
+        try withEvents { source in
+            var any: any UsageEventSource = source
+            return try body(&any)
+        }
+    }
+
+    /// Nothing to release: the pool's connections close with the store.
+    public func close() async {}
+
     /// Calls `body` with the stored events (of one user, or all) in time order.
     public func withEvents<R>(user: String? = nil, _ body: (inout StoreEventSource) throws -> R) throws -> R {
         try pool.read { db in

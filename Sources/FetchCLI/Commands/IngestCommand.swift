@@ -27,23 +27,14 @@ struct IngestCommand: AsyncParsableCommand {
         let started = clock.now
         do {
             var source = try LogSource(paths: files.logs, skipInvalid: files.skipInvalid)
-            let stats: IngestStats
-            var learned: Int?
-            if StoreLocation.isPostgres(db) {
-                (stats, learned) = try await StoreLocation.read(db) { store in
-                    let pg = store as! PostgresStore
-                    let stats = try await pg.ingest(&source)
-                    return (stats, stats.inserted > 0 && !noLearn ? try await pg.learnModels(users: source.users.names) : nil)
-                }
-            } else {
-                let store = try EventStore(path: db, writer: true)
-                stats = try store.ingest(&source, learn: !noLearn)
-                if stats.inserted > 0 && !noLearn { learned = stats.learned }
+            let (stats, shown) = try await StoreLocation.read(db, writer: true) { store in
+                (try await store.ingest(&source, learn: !noLearn), store.location)
             }
             if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
-            let shown = (try? PostgresURL(db).redacted) ?? db
             print("ingested \(stats.read) events into \(shown): \(stats.inserted) new, \(stats.duplicates) already stored")
-            if let learned { print("learned the usage models of \(learned) user\(learned == 1 ? "" : "s")") }
+            if stats.inserted > 0 && !noLearn {
+                print("learned the usage models of \(stats.learned) user\(stats.learned == 1 ? "" : "s")")
+            }
             if timing {
                 let s = Runner.seconds(clock.now - started)
                 printError("ingest took \(String(format: "%.2f", s)) s: \(Int(Double(stats.read) / s)) rows/s")

@@ -62,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
                                        metrics: PrometheusMetricsFactory(registry: registry), maxUsersInMemory: maxUsersInMemory)
         let settings = ServerSettings(host: host, port: port, tokens: table,
                                       limits: ServiceLimits(maxBodyBytes: maxBody, maxBatchEvents: maxBatch, readTimeoutMs: timeout))
-        logger.info("serving", metadata: ["db": .string((store as? PostgresStore)?.location ?? db), "host": .string(host),
+        logger.info("serving", metadata: ["db": .string(store.location), "host": .string(host),
                                           "port": .stringConvertible(port)])
         do {
             try await buildApplication(service: service, settings: settings, registry: registry, logger: logger).runService()
