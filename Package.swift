@@ -11,7 +11,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "FetchCore", targets: ["FetchCore"]),
-        .library(name: "FetchStore", targets: ["FetchStore"]),
+        .library(name: "FetchStorage", targets: ["FetchStorage"]),
+        .library(name: "FetchSQLite", targets: ["FetchSQLite"]),
         .library(name: "FetchPostgres", targets: ["FetchPostgres"]),
         .library(name: "FetchAPI", targets: ["FetchAPI"]),
         .library(name: "FetchServer", targets: ["FetchServer"]),
@@ -53,22 +54,31 @@ let package = Package(
             ],
             swiftSettings: hotLoop
         ),
-        // The rim where events come from and go to: log files and the SQLite store.
+        // The store's one protocol (ServiceStore) and what every driver shares, with no database
+        // library: stored-row bounds, histories, outcomes; and log files, where events come from.
         .target(
-            name: "FetchStore",
+            name: "FetchStorage",
             dependencies: [
                 "FetchCore",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: hotLoop
         ),
-        // The PostgreSQL store: the same promises as the SQLite one, for several service instances.
+        // The SQLite driver (GRDB): one process's store.
+        .target(
+            name: "FetchSQLite",
+            dependencies: [
+                "FetchCore", "FetchStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: hotLoop
+        ),
+        // The PostgreSQL driver: the same promises as the SQLite one, for several service instances.
         .target(
             name: "FetchPostgres",
             dependencies: [
-                "FetchCore", "FetchStore",
+                "FetchCore", "FetchStorage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -81,7 +91,7 @@ let package = Package(
         .target(
             name: "FetchServer",
             dependencies: [
-                "FetchAPI", "FetchCore", "FetchStore",
+                "FetchAPI", "FetchCore", "FetchStorage", "FetchSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -110,7 +120,7 @@ let package = Package(
         .target(
             name: "FetchCLI",
             dependencies: [
-                "FetchCore", "FetchStore", "FetchPostgres", "FetchServer",
+                "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -125,19 +135,19 @@ let package = Package(
         .target(name: "FetchPostgresTesting", dependencies: ["FetchPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "FetchTesting"]),
         .testTarget(name: "FetchStoreTests", dependencies: [
-            "FetchCore", "FetchStore", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
+            "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "FetchServerTests", dependencies: [
-            "FetchAPI", "FetchServer", "FetchClient", "FetchCore", "FetchStore", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
+            "FetchAPI", "FetchServer", "FetchClient", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
-        .testTarget(name: "FetchCLITests", dependencies: ["FetchCLI", "FetchCore", "FetchStore", "FetchPostgresTesting", "FetchTesting", "fetchsched"]),
+        .testTarget(name: "FetchCLITests", dependencies: ["FetchCLI", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgresTesting", "FetchTesting", "fetchsched"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,7 +16,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "FetchCore", package: "FetchScheduler"),
-                .product(name: "FetchStore", package: "FetchScheduler"),
+                .product(name: "FetchStorage", package: "FetchScheduler"),
+                .product(name: "FetchSQLite", package: "FetchScheduler"),
                 .product(name: "FetchTesting", package: "FetchScheduler"),
             ],
             path: "Benchmarks/FetchBenchmarks",

@@ -1,3 +1,4 @@
+import FetchStorage
 import ArgumentParser
 import Foundation
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Foundation
 
 /// Where events come from: log files, or a store made by `ingest`.

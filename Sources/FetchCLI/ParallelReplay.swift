@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 import Foundation
 
 /// Replays over all cores: the reading thread routes each user's events, in order, to one of

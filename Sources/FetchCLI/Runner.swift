@@ -1,6 +1,7 @@
 import FetchCore
 import FetchPostgres
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Foundation
 
 /// Runs replays over an input, in one pass, and reports.

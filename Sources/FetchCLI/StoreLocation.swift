@@ -1,6 +1,7 @@
 import FetchCore
 import FetchPostgres
-import FetchStore
+import FetchStorage
+import FetchSQLite
 
 /// Where `--db` points: a `postgres://` URL names a PostgreSQL store, anything else a SQLite
 /// file. The one place that chooses the driver; everything else uses ``ServiceStore``.
@@ -14,7 +15,7 @@ enum StoreLocation {
     static func open(_ db: String, writer: Bool = false) async throws -> any ServiceStore {
         do {
             if isPostgres(db) { return try await PostgresStore(url: db) }
-            return try EventStore(path: db, writer: writer)
+            return try SQLiteStore(path: db, writer: writer)
         } catch let e as InputError {
             throw CLIError(e.description)
         }
@@ -24,7 +25,7 @@ enum StoreLocation {
     static func openBlocking(_ db: String) throws -> any ServiceStore {
         do {
             if isPostgres(db) { return try PostgresStore.open(url: db) }
-            return try EventStore(path: db)
+            return try SQLiteStore(path: db)
         } catch let e as InputError {
             throw CLIError(e.description)
         }

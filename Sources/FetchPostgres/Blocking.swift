@@ -1,3 +1,4 @@
+import FetchStorage
 import Foundation
 
 /// Runs async work to completion from synchronous code: the replay engine pulls events through

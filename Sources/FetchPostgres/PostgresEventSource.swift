@@ -1,5 +1,5 @@
 import FetchCore
-import FetchStore
+import FetchStorage
 import PostgresNIO
 
 /// Every stored event, user by user (names in order), each user's in time order: what a replay

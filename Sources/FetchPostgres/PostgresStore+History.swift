@@ -1,5 +1,5 @@
 import FetchCore
-import FetchStore
+import FetchStorage
 import PostgresNIO
 
 /// Reading a user's history back, in one repeatable-read transaction (one snapshot).

@@ -1,5 +1,5 @@
 import FetchCore
-import FetchStore
+import FetchStorage
 import NIOCore
 import PostgresNIO
 

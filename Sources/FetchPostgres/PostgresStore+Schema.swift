@@ -1,4 +1,4 @@
-import FetchStore
+import FetchStorage
 import PostgresNIO
 
 /// The schema, as numbered migrations applied in order and recorded in `schema_version`.

@@ -1,5 +1,5 @@
 import FetchCore
-import FetchStore
+import FetchStorage
 import PostgresNIO
 
 /// What the HTTP service writes, with the same promises as the SQLite driver (``ServiceStore``).

@@ -1,5 +1,5 @@
 import FetchCore
-import FetchStore
+import FetchStorage
 import Foundation
 import Logging
 import NIOConcurrencyHelpers

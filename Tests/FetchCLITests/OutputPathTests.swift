@@ -1,4 +1,5 @@
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Foundation
 import Testing
 
@@ -84,7 +85,7 @@ struct WriterLockTests {
         let dir = Fetchsched.temp()
         let db = dir + "/s.sqlite"
         do {
-            let held = try EventStore(path: db, writer: true)  // as a running service holds it
+            let held = try SQLiteStore(path: db, writer: true)  // as a running service holds it
             let r = try Fetchsched.run(["ingest", CommandTests.sample, "--db", db])
             #expect(r.status == 1 && r.err.contains("is being written by another process"), "\(r.err)")
             #expect(try held.counts().events == 0)

@@ -1,6 +1,7 @@
 import FetchCore
 import FetchServer
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import GRDB
 import Foundation
 import HTTPTypes

@@ -1,6 +1,7 @@
 import FetchCore
 import FetchServer
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import FetchTesting
 import Foundation
 import Hummingbird
@@ -17,7 +18,7 @@ struct RouteTests {
         // The CLI's path: the same rows ingested from a file, planned by replay.
         let path = h.dir + "/log.csv"
         try csv.write(toFile: path, atomically: true, encoding: .utf8)
-        let cliStore = try EventStore(path: h.dir + "/cli.sqlite")
+        let cliStore = try SQLiteStore(path: h.dir + "/cli.sqlite")
         var file = try LogSource(paths: [path])
         _ = try cliStore.ingest(&file)
         let planner = FetchPlanner(scenario: .default, seed: 1)
@@ -97,7 +98,7 @@ struct RouteTests {
             return out
         }
         // A new process on the same store: a new service, sessions rebuilt from what was stored.
-        let store = try EventStore(path: h.dir + "/store.sqlite")
+        let store = try SQLiteStore(path: h.dir + "/store.sqlite")
         let service = SchedulerService(store: store, scenario: .default, seed: 1, metrics: PrometheusMetricsFactory(registry: h.registry))
         let app = buildApplication(service: service, settings: h.settings, registry: h.registry, logger: Logger(label: "restart"))
         try await app.test(.router) { client in

@@ -1,6 +1,7 @@
 import FetchCore
 import FetchServer
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -10,7 +11,7 @@ import Prometheus
 /// A service on a fresh store in a temporary folder, and helpers to talk to it as JSON.
 struct ServerHarness: Sendable {
     let dir: String
-    let store: EventStore
+    let store: SQLiteStore
     let service: SchedulerService
     let registry = PrometheusCollectorRegistry()
     let settings: ServerSettings
@@ -23,7 +24,7 @@ struct ServerHarness: Sendable {
          maxUsersInMemory: Int? = nil) throws {
         dir = NSTemporaryDirectory() + "fetchsched-server-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        store = try EventStore(path: dir + "/store.sqlite")
+        store = try SQLiteStore(path: dir + "/store.sqlite")
         service = SchedulerService(store: store, scenario: scenario, seed: 1, metrics: PrometheusMetricsFactory(registry: registry),
                                    maxUsersInMemory: maxUsersInMemory ?? SchedulerService.defaultMaxUsersInMemory)
         settings = ServerSettings(host: "127.0.0.1", port: 0, tokens: tokens, limits: limits)

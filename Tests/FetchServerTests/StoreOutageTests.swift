@@ -2,7 +2,8 @@ import FetchCore
 import FetchPostgres
 import FetchPostgresTesting
 import FetchServer
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Foundation
 import Hummingbird
 import HummingbirdTesting

@@ -1,6 +1,7 @@
 import FetchCore
 @testable import FetchServer
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Testing
 
 /// A user's live state is built from a store read made with no lock held; a write about the

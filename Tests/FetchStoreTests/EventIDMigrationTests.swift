@@ -1,7 +1,8 @@
 import FetchCore
 @testable import FetchPostgres
 import FetchPostgresTesting
-@testable import FetchStore
+import FetchStorage
+@testable import FetchSQLite
 import GRDB
 import PostgresNIO
 import Testing
@@ -28,14 +29,14 @@ struct EventIDMigrationTests {
         defer { dir.cleanup() }
         let path = dir.path + "/s.sqlite"
         let queue = try DatabaseQueue(path: path)
-        try EventStore.migrator.migrate(queue, upTo: "v5-versions")
+        try SQLiteStore.migrator.migrate(queue, upTo: "v5-versions")
         try await queue.write { db in
             for (tenant, id, user) in Self.oldIDs {
                 try db.execute(sql: "INSERT INTO event_ids (tenant, id, user) VALUES (?, ?, ?)", arguments: [tenant, id, user])
             }
         }
         try queue.close()
-        try await Self.expectMigrated(try EventStore(path: path))
+        try await Self.expectMigrated(try SQLiteStore(path: path))
     }
 
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))

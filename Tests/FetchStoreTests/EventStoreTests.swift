@@ -1,5 +1,6 @@
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import FetchTesting
 import GRDB
 import Testing
@@ -22,7 +23,7 @@ struct EventStoreTests {
         let dir = TempDir()
         defer { dir.cleanup() }
         let log = dir.file("g.csv", SyntheticLog.csv(users: 4, days: 3, seed: 2))
-        let store = try EventStore(path: dir.path + "/s.sqlite")
+        let store = try SQLiteStore(path: dir.path + "/s.sqlite")
         var source = try LogSource(paths: [log])
         let stats = try store.ingest(&source)
         #expect(stats.inserted == stats.read)
@@ -39,7 +40,7 @@ struct EventStoreTests {
         let dir = TempDir()
         defer { dir.cleanup() }
         let log = dir.file("g.csv", SyntheticLog.csv(users: 3, days: 2, seed: 4) + "2025-01-08T23:59:00+01:00,user-0001,,screen_on,\n2025-01-08T23:59:00+01:00,user-0001,,screen_on,\n")
-        let store = try EventStore(path: dir.path + "/s.sqlite")
+        let store = try SQLiteStore(path: dir.path + "/s.sqlite")
         var first = try LogSource(paths: [log])
         let a = try store.ingest(&first)
         var second = try LogSource(paths: [log])
@@ -53,7 +54,7 @@ struct EventStoreTests {
         let dir = TempDir()
         defer { dir.cleanup() }
         let log = dir.file("bad.csv", SyntheticLog.csv(users: 2, days: 1, seed: 4) + "2025-01-07T10:00:00Z,u,a,opened,\n")
-        let store = try EventStore(path: dir.path + "/s.sqlite")
+        let store = try SQLiteStore(path: dir.path + "/s.sqlite")
         var source = try LogSource(paths: [log])
         #expect(throws: LogError.self) { try store.ingest(&source) }
         #expect(try store.counts().events == 0)
@@ -63,7 +64,7 @@ struct EventStoreTests {
     /// What an ingest leaves in SQLite's own terms: the per-user index (dropped and built again
     /// when the store was empty), the connection's settings back for the next writer (foreign
     /// keys on, every commit synced, the page cache, temporary storage in memory), every key sound.
-    func schemaState(_ store: EventStore) throws -> [String] {
+    func schemaState(_ store: SQLiteStore) throws -> [String] {
         try store.pool.write { db in
             [try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'events' AND type = 'index' AND sql IS NOT NULL").joined(),
              "foreign_keys=\(try Int.fetchOne(db, sql: "PRAGMA foreign_keys") ?? -1)",
@@ -81,7 +82,7 @@ struct EventStoreTests {
         defer { dir.cleanup() }
         let good = SyntheticLog.csv(users: 3, days: 2, seed: 6)
         let log = dir.file("g.csv", good + (badRow ? "2025-01-07T10:00:00Z,u,a,opened,\n" : ""))
-        let store = try EventStore(path: dir.path + "/s.sqlite")
+        let store = try SQLiteStore(path: dir.path + "/s.sqlite")
         // What a new connection has: the ingest must leave the writer the same.
         let sound = try schemaState(store)
         #expect(sound.first == "events_user")
@@ -116,7 +117,7 @@ struct EventStoreTests {
         let dir = TempDir()
         defer { dir.cleanup() }
         let log = dir.file("g.csv", SyntheticLog.csv(users: 5, days: 4, seed: 8))
-        let store = try EventStore(path: dir.path + "/s.sqlite")
+        let store = try SQLiteStore(path: dir.path + "/s.sqlite")
         var ingest = try LogSource(paths: [log])
         _ = try store.ingest(&ingest)
         func run<S: UsageEventSource>(_ s: inout S) throws -> String {
@@ -137,7 +138,7 @@ struct ModelStoreTests {
         let dir = TempDir()
         defer { dir.cleanup() }
         let log = dir.file("g.csv", SyntheticLog.csv(users: 3, days: 9, seed: 6))
-        let store = try EventStore(path: dir.path + "/s.sqlite")
+        let store = try SQLiteStore(path: dir.path + "/s.sqlite")
         var source = try LogSource(paths: [log])
         _ = try store.ingest(&source)
         var model = UsageModel()
@@ -156,7 +157,7 @@ struct ModelStoreTests {
         let dir = TempDir()
         defer { dir.cleanup() }
         let log = dir.file("g.csv", SyntheticLog.csv(users: 2, days: 5, seed: 6))
-        let store = try EventStore(path: dir.path + "/s.sqlite")
+        let store = try SQLiteStore(path: dir.path + "/s.sqlite")
         var source = try LogSource(paths: [log])
         _ = try store.ingest(&source)
         try store.learnModels(users: ["user-0001"])

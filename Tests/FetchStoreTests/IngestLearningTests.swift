@@ -1,5 +1,6 @@
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import FetchTesting
 import GRDB
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// store afterwards gives: for users new to the store it learns from the rows as they go in.
 struct IngestLearningTests {
     /// Every stored model record, as text.
-    static func models(_ store: EventStore) throws -> [String] {
+    static func models(_ store: SQLiteStore) throws -> [String] {
         try store.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT user, app, hex(data) FROM models ORDER BY user, app")
                 .map { "\($0[0] as String) \($0[1] as String) \($0[2] as String)" }
@@ -40,8 +41,8 @@ struct IngestLearningTests {
     func learningWhileIngestingStoresTheModelsTheStoreGives(seed: UInt64) throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let learning = try EventStore(path: dir.path + "/learning.sqlite")
-        let plain = try EventStore(path: dir.path + "/plain.sqlite")
+        let learning = try SQLiteStore(path: dir.path + "/learning.sqlite")
+        let plain = try SQLiteStore(path: dir.path + "/plain.sqlite")
         var rng = SplitMix64(seed: seed, 0x69_6C)
         var everyone = Set<String>()
         for _ in 0..<rng.int(in: 2...4) {
@@ -69,8 +70,8 @@ struct IngestLearningTests {
         while let e = copy.next() { events.append(e) }
         events.swapAt(3, events.count - 4)
         var a = Unsorted(events: events, users: inOrder.users, apps: inOrder.apps), b = a
-        let learning = try EventStore(path: dir.path + "/learning.sqlite")
-        let plain = try EventStore(path: dir.path + "/plain.sqlite")
+        let learning = try SQLiteStore(path: dir.path + "/learning.sqlite")
+        let plain = try SQLiteStore(path: dir.path + "/plain.sqlite")
         _ = try learning.ingest(&a, learn: true)
         _ = try plain.ingest(&b)
         try plain.learnModels(users: b.users.names)

@@ -1,5 +1,6 @@
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Testing
 
 /// Reading log files: errors name file and line, invalid rows can be skipped and counted,

@@ -1,7 +1,8 @@
 import FetchCore
 @testable import FetchPostgres
 import FetchPostgresTesting
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Foundation
 import FetchTesting
 import GRDB
@@ -27,8 +28,8 @@ struct ServiceStoreTests {
         case .sqlite:
             let dir = TempDir()
             defer { dir.cleanup() }
-            let store = try EventStore(path: dir.path + "/s.sqlite")
-            try await body(store, try EventStore(path: dir.path + "/s.sqlite"))
+            let store = try SQLiteStore(path: dir.path + "/s.sqlite")
+            try await body(store, try SQLiteStore(path: dir.path + "/s.sqlite"))
         case .postgres:
             let db = try await TestDatabase.make()
             let a = try await PostgresStore(url: db.url), b = try await PostgresStore(url: db.url)
@@ -175,7 +176,7 @@ struct IngestParityTests {
         let dir = TempDir()
         defer { dir.cleanup() }
         let log = dir.file("g.csv", SyntheticLog.csv(users: 6, days: 5, seed: 12))
-        let lite = try EventStore(path: dir.path + "/s.sqlite")
+        let lite = try SQLiteStore(path: dir.path + "/s.sqlite")
         var a = try LogSource(paths: [log])
         let liteStats = try lite.ingest(&a)
         #expect(try lite.learnModels(users: a.users.names) == 6)

@@ -1,6 +1,7 @@
 import Benchmark
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import FetchTesting
 import Foundation
 
@@ -37,7 +38,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("ingest-\(eventCount)-events", configuration: .init(maxIterations: 5)) { benchmark in
         let db = dir + "/bench-\(UUID().uuidString).sqlite"
-        let store = try! EventStore(path: db)
+        let store = try! SQLiteStore(path: db)
         var source = ArraySource(events: events, users: counting.users, apps: counting.apps)
         benchmark.startMeasurement()
         blackHole(try! store.ingest(&source))
@@ -73,7 +74,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(live.plan(app: "com.example.chat", at: nil, horizon: Millis.day))
     }
 
-    // Stored model size: one record per user plus one per app the user opened (see EventStore+Models).
+    // Stored model size: one record per user plus one per app the user opened (see SQLiteStore+Models).
     var models: [Int32: UsageModel] = [:]
     for e in events { models[e.user, default: UsageModel()].observe(e) }
     Benchmark("model-bytes",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Foundation
 
 /// `fetchsched check`: reads logs as replay would, and reports what they hold.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchCore
+import FetchStorage
 
 /// `fetchsched generate`: synthetic logs with known habits.
 struct GenerateCommand: ParsableCommand {

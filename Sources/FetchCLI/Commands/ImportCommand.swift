@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Foundation
 
 /// `fetchsched import`: Android usage statistics or AWARE exports turned into a canonical log.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import FetchCore
 import FetchPostgres
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Foundation
 
 /// `fetchsched ingest`: logs into the store (SQLite, or PostgreSQL by URL).

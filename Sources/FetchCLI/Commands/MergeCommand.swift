@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchCore
+import FetchStorage
 
 /// `fetchsched merge`: the shard reports of one `replay` or `bench` run with `--shard i/n`,
 /// combined into the report the unsharded run prints.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 
 /// `fetchsched next`: the planned fetch times of one app of one user, with the reasons.
 struct NextCommand: AsyncParsableCommand {

@@ -2,7 +2,8 @@ import ArgumentParser
 import FetchCore
 import FetchPostgres
 import FetchServer
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Logging
 import Metrics
 import Prometheus

@@ -1,3 +1,4 @@
+import FetchStorage
 import Foundation
 
 /// A child started with `/bin/sh -c` in a process group of its own, with every signal at its

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 import Foundation
 
 /// The process of an `exec:` policy: started once per run with `/bin/sh -c` in a process group

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 import Foundation
 
 /// An output file (`--out`, `--trace`, a shard): written through a buffer to a temporary name

@@ -1,5 +1,6 @@
 import Crypto
 import FetchCore
+import FetchStorage
 
 /// A source whose events, as read, go into a SHA-256 digest: what a shard report records of
 /// its input, so that `merge` refuses shards of different inputs even when their paths match.

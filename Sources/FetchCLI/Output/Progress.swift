@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 import Foundation
 
 /// A progress line on stderr (events, users, rate, ETA) for runs longer than two seconds, only

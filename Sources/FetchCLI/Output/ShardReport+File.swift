@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 import Foundation
 
 extension ShardReport {

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 
 extension ShardReport {
     /// The run the shard reports `files` (path, report) are parts of, and its results per

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 
 /// Writes `replay --trace`: one row per fetch, per refused request and per push. A push row has
 /// `push-alert`, `push-silent` (delivered), `push-held` or `push-late` as its result, and for a

@@ -1,3 +1,4 @@
+import FetchStorage
 import FetchAPI
 
 /// The JSON bodies the API answers with (see `openapi.json`).

@@ -1,3 +1,4 @@
+import FetchStorage
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

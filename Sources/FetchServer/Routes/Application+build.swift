@@ -1,5 +1,6 @@
 import FetchAPI
 import FetchCore
+import FetchStorage
 import Foundation
 import Hummingbird
 import Logging

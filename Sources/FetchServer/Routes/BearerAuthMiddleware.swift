@@ -1,3 +1,4 @@
+import FetchStorage
 import Hummingbird
 
 /// Requires `Authorization: Bearer <token>` and sets the request's tenant from the token.

@@ -1,5 +1,6 @@
 import FetchAPI
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import GRDB
 import HTTPTypes
 import Hummingbird

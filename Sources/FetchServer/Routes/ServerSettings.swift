@@ -1,3 +1,4 @@
+import FetchStorage
 /// Where the server listens, who may call it, and how large requests may be.
 public struct ServerSettings: Sendable {
     public var host: String

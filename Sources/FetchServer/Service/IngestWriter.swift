@@ -1,4 +1,5 @@
-import FetchStore
+import FetchStorage
+import FetchSQLite
 
 /// Group commit for event ingest: batches that arrive while a transaction is being written
 /// wait and go into the next one together, each in its own savepoint (still all or nothing),

@@ -1,3 +1,4 @@
+import FetchStorage
 import DequeModule
 
 /// Who may rebuild a user's engine for a past moment now: at most `maxRunning` rebuilds per

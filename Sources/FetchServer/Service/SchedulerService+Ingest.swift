@@ -1,6 +1,7 @@
 import FetchAPI
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 
 extension SchedulerService {
     /// Validates and stores a batch, all or nothing, then brings the live sessions up to date.

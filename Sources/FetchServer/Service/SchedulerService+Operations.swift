@@ -1,6 +1,7 @@
 import FetchAPI
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 
 extension SchedulerService {
     /// The plan `fetchsched next` would give for the same store, user, app and moment.

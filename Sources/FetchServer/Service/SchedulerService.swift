@@ -1,5 +1,6 @@
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Foundation
 import Logging
 import Metrics

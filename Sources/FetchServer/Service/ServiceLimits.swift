@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 
 /// Request limits: larger requests get a 413 or 400 naming the field.
 public struct ServiceLimits: Sendable {

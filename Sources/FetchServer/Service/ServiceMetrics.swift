@@ -1,3 +1,4 @@
+import FetchStorage
 import Metrics
 
 /// The service's own metrics (swift-metrics; Prometheus in `fetchsched serve`).

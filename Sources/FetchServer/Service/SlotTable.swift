@@ -1,3 +1,4 @@
+import FetchStorage
 import Foundation
 
 /// The users' slots, made on first use and bounded: past `capacity`, the least recently used

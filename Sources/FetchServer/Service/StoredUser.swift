@@ -1,3 +1,4 @@
+import FetchStorage
 /// A user the store has events of: the stored name, and over a shared store the user's
 /// version read with that check (nil when the store has no other writer to notice).
 struct StoredUser: Sendable {

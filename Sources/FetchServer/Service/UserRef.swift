@@ -1,3 +1,4 @@
+import FetchStorage
 import FetchAPI
 
 /// The user a request is about: a tenant's user, whose name was checked when decoded.

@@ -1,5 +1,6 @@
 import FetchCore
-import FetchStore
+import FetchStorage
+import FetchSQLite
 import Foundation
 
 /// One stored user's live planning session, behind its own lock: requests for different users

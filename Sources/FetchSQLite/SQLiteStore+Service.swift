@@ -1,11 +1,12 @@
 import FetchCore
+import FetchStorage
 import GRDB
 import GRDBSQLite
 
 /// What the HTTP service writes besides events: event ids (for idempotent retries), per-user
 /// app intervals, and the fetch results apps report. User names here are the stored names
 /// (the service prefixes them with the tenant).
-extension EventStore {
+extension SQLiteStore {
     /// Event ids are a user's own: the same id for another user is another event. Keyed by
     /// (user, id), one user's ids sit together, so forgetting them needs no index of their own
     /// and a batch writes no second index; the v3 table was keyed by (tenant, id) with such an

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 
 /// Learns the usage models of users new to the store from the events an ingest inserts, so that
 /// the ingest need not read them back.
@@ -7,7 +8,7 @@ import FetchCore
 /// was stored before, and the occurrence number keeps every row of an instant apart. The store
 /// lists them by (time, kind, app's store id, value, occurrence), and the model depends on the
 /// order within an instant, so each instant is observed in that order: the learned model is the
-/// one ``EventStore/learnModels(users:)`` would learn from the store. A source that lists a
+/// one ``SQLiteStore/learnModels(users:)`` would learn from the store. A source that lists a
 /// user's events out of time order breaks that; the learner then says so (`inOrder`) and the
 /// caller learns from the store instead.
 struct IngestLearner {

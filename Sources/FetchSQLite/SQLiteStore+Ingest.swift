@@ -1,19 +1,9 @@
 import FetchCore
+import FetchStorage
 import GRDB
 import GRDBSQLite
 
-/// What one ingest did.
-public struct IngestStats: Sendable {
-    public init() {}
-    public var read = 0
-    public var inserted = 0
-    /// Users whose usage models the ingest learned again (none unless asked to learn).
-    public var learned = 0
-    /// Rows the store already held (the same log ingested again).
-    public var duplicates: Int { read - inserted }
-}
-
-extension EventStore {
+extension SQLiteStore {
     /// Stores every event of `source` in one transaction: all of it, or nothing when a bad row
     /// stops the read. Rows already stored are left as they are.
     ///
@@ -175,25 +165,5 @@ struct NameIDs {
         try db.execute(sql: "INSERT INTO \(table) (name) VALUES (?)", arguments: [name])
         known[name] = db.lastInsertedRowID
         return db.lastInsertedRowID
-    }
-}
-
-/// Counts identical rows of one user at one instant, so that each keeps its own key.
-public struct Occurrences {
-    public init() {}
-    private var instant: [Int64] = []
-    private var seen: [[UInt64]] = []
-
-    public mutating func next(_ e: UsageEvent) -> Int {
-        let u = Int(e.user)
-        while instant.count <= u { instant.append(.min); seen.append([]) }
-        if instant[u] != e.time.millis {
-            instant[u] = e.time.millis
-            seen[u].removeAll(keepingCapacity: true)
-        }
-        let key = UInt64(e.kind.rawValue) << 48 | UInt64(UInt32(bitPattern: e.app)) << 16 | UInt64(UInt16(bitPattern: e.value))
-        let n = seen[u].reduce(0) { $0 + ($1 == key ? 1 : 0) }
-        seen[u].append(key)
-        return n
     }
 }

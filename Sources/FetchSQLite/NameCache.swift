@@ -1,3 +1,4 @@
+import FetchStorage
 /// The store ids of user and app names, and the (user, app) pairs `user_apps` holds, as the
 /// service's writer last committed them: a batch whose names are all known reads none of them.
 ///

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 import GRDB
 import Synchronization
 
@@ -7,7 +8,7 @@ import Synchronization
 /// Events are keyed by (time, user, kind, app, value, occurrence) in a WITHOUT ROWID table, so
 /// the same row ingested twice is stored once, and a scan in key order is a replay in time
 /// order. `occurrence` tells apart identical rows of one log at the same instant.
-public final class EventStore: ServiceStore {
+public final class SQLiteStore: ServiceStore {
     public let pool: DatabasePool
     public let path: String
     /// One service process owns a SQLite store: it writes through this driver only, so its

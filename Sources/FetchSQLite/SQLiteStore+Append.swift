@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 import GRDB
 import GRDBSQLite
 
@@ -8,7 +9,7 @@ import GRDBSQLite
 /// SQLite's statement handle, as ``ingest(_:)`` does: this runs on the one writer for every
 /// request, and GRDB's argument arrays cost more than those statements themselves (perf under
 /// `Benchmarks/load.sh`). Names are read only when the writer does not know them yet.
-extension EventStore {
+extension SQLiteStore {
     /// Appends a batch in one transaction: all of it or nothing. Events whose id their user
     /// already sent are skipped, so a retried batch adds nothing twice. Returns the events
     /// actually added, in batch order.

@@ -1,5 +1,6 @@
 import Dispatch
 import FetchCore
+import FetchStorage
 import Synchronization
 
 /// Feeds an ``IngestLearner`` on a queue of its own, so that learning runs on another core while

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 import GRDB
 import GRDBSQLite
 
@@ -44,7 +45,7 @@ public struct StoreEventSource: UsageEventSource {
     }
 }
 
-extension EventStore {
+extension SQLiteStore {
     public var location: String { path }
 
     public func withEventSource<R>(_ body: (inout any UsageEventSource) throws -> R) throws -> R {

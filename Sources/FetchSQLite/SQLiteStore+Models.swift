@@ -1,8 +1,9 @@
 import FetchCore
+import FetchStorage
 import Foundation
 import GRDB
 
-extension EventStore {
+extension SQLiteStore {
     static func registerModels(_ m: inout DatabaseMigrator) {
         m.registerMigration("v2-models") { db in
             try db.execute(sql: """

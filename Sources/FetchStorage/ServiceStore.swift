@@ -2,7 +2,7 @@ import FetchCore
 
 /// What the service and the command line need of a store, whichever database holds it: a
 /// user's history, the writes the routes make, idempotent batch appends, bulk ingest, a
-/// replay's event source and closing. ``EventStore`` (SQLite) and `PostgresStore`
+/// replay's event source and closing. ``SQLiteStore`` (SQLite) and `PostgresStore`
 /// (FetchPostgres) are the drivers; only the command line's `StoreLocation` chooses one.
 ///
 /// Every driver keeps the same promises: a batch is stored all or nothing; an event id the

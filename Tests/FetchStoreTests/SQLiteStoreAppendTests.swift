@@ -1,5 +1,6 @@
 import FetchCore
-@testable import FetchStore
+import FetchStorage
+@testable import FetchSQLite
 import FetchTesting
 import GRDB
 import Testing
@@ -12,13 +13,13 @@ struct EventStoreAppendTests {
     }
 
     /// Each user's stored events as "minute app" texts.
-    static func stored(_ store: EventStore, _ user: String) async throws -> [String] {
+    static func stored(_ store: SQLiteStore, _ user: String) async throws -> [String] {
         let h = try await store.history(user: user)
         return h.events.map { "\(($0.time.millis - ServiceStoreTests.base) / 60_000) \($0.app < 0 ? "-" : h.appNames[Int($0.app)])" }
     }
 
     /// Makes every insert of an event at `minute` fail (a trigger), so that its batch rolls back.
-    static func refuseEvents(atMinute minute: Int64, in store: EventStore) async throws {
+    static func refuseEvents(atMinute minute: Int64, in store: SQLiteStore) async throws {
         try await store.pool.write { db in
             try db.execute(sql: """
                 CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.ts = \(ServiceStoreTests.base + minute * 60_000)
@@ -30,7 +31,7 @@ struct EventStoreAppendTests {
     @Test func aNameAddedByABatchThatWasRolledBackIsNotRememberedWhenItsIdGoesToAnother() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let store = try EventStore(path: dir.path + "/s.sqlite")
+        let store = try SQLiteStore(path: dir.path + "/s.sqlite")
         // An event at minute 13 fails inside its batch's savepoint, after the batch added its names.
         try await Self.refuseEvents(atMinute: 13, in: store)
         let failing = [Self.event("f1", user: "acme/gone", minute: 1, app: "lost"), Self.event("f2", user: "acme/gone", minute: 13, app: "lost")]
@@ -47,7 +48,7 @@ struct EventStoreAppendTests {
     @Test func aDeletedUsersIdsAreForgottenBeforeOthersTakeThem() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let store = try EventStore(path: dir.path + "/s.sqlite")
+        let store = try SQLiteStore(path: dir.path + "/s.sqlite")
         _ = try await store.appendGroup([[Self.event("a1", user: "acme/u1", minute: 1, app: "news")]])
         #expect(try await store.deleteUser("acme/u1") == 1)
         // The user's id and its only app's id are free again, and go to these names.
@@ -63,7 +64,7 @@ struct EventStoreAppendTests {
     func storedEventsFollowTheCommittedBatchesWhateverTheWriterRemembers(seed: UInt64) async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let store = try EventStore(path: dir.path + "/s.sqlite")
+        let store = try SQLiteStore(path: dir.path + "/s.sqlite")
         let refused: Int64 = 59
         try await Self.refuseEvents(atMinute: refused, in: store)
         var rng = SplitMix64(seed: seed)

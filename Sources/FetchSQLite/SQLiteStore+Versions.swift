@@ -1,9 +1,10 @@
 import FetchCore
+import FetchStorage
 import GRDB
 
 /// Per-user versions (``UserVersion``) in the SQLite store: one counter for the whole store,
 /// and each user's last value of it.
-extension EventStore {
+extension SQLiteStore {
     static func registerVersions(_ m: inout DatabaseMigrator) {
         m.registerMigration("v5-versions") { db in
             try db.execute(sql: """

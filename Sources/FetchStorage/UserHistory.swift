@@ -1,5 +1,4 @@
 import FetchCore
-import GRDB
 
 /// A user's stored history, read in one transaction: everything that rebuilds the user's
 /// engine. A value, so the service reads it off the cooperative threads and builds the engine
@@ -67,36 +66,5 @@ public struct UserHistory: Sendable {
     /// The user's engine under `adaptive`, the project's policy.
     public func session(scenario: Scenario, seed: UInt64, through: Instant? = nil) -> PlanningSession<AdaptivePolicy> {
         session(policy: AdaptivePolicy(), scenario: scenario, seed: seed, through: through)
-    }
-}
-
-extension EventStore {
-    /// `user`'s history (``UserHistory``), read in one transaction.
-    public func history(user: String) throws -> UserHistory {
-        try pool.read { db in try Self.history(user: user, db) }
-    }
-
-    /// `user`'s history, read on the store's own threads: the caller's thread is not blocked.
-    public func history(user: String) async throws -> UserHistory {
-        try await pool.read { db in try Self.history(user: user, db) }
-    }
-
-    /// The user's engine rebuilt from the store (``UserHistory/session(scenario:seed:through:)``).
-    public func session(user: String, scenario: Scenario, seed: UInt64,
-                        through: Instant? = nil) throws -> PlanningSession<AdaptivePolicy> {
-        try history(user: user).session(scenario: scenario, seed: seed, through: through)
-    }
-
-    private static func history(user: String, _ db: Database) throws -> UserHistory {
-        var source = try StoreEventSource(db: db, user: user)
-        var events: [UsageEvent] = []
-        while let e = try source.next() { events.append(e) }
-        let apps = source.apps
-        let reports = try Row.fetchAll(db, sql: """
-            SELECT app, start, utcOffset, duration, bytes, network, result FROM fetch_results
-            WHERE user = ? ORDER BY start, app
-            """, arguments: [user]).map { row in try fetchReport(row, apps: apps, user: user) }
-        return UserHistory(user: user, appNames: apps.names, events: events, reports: reports,
-                           intervals: try intervals(user: user, db), version: try storedVersion(user: user, db))
     }
 }

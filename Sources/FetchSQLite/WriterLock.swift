@@ -1,3 +1,4 @@
+import FetchStorage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
