@@ -20,13 +20,15 @@ let benchmarks: @Sendable () -> Void = {
     let bytes = csv.utf8.count
 
     Benchmark.teardown = { try? FileManager.default.removeItem(atPath: dir) }
-    // p90 tolerances for `benchmark thresholds check`: this 2-core VM varies by about ±15% in
-    // time from run to run; allocation counts and sizes are exact.
+    // p90 tolerances for `benchmark thresholds check`, against thresholds set from the slowest of
+    // several runs of one build (README "Speed" says how): time may be 25% worse, allocation
+    // counts and sizes are exact. Throughput is reported but not checked: it is the inverse of
+    // the time, in whole runs per second, too coarse for the slow benchmarks.
     let time = BenchmarkThresholds(relative: [.p90: 25.0])
     let exact = BenchmarkThresholds(relative: [.p90: 2.0])
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput, .mallocCountTotal],
                                            maxDuration: .seconds(5), maxIterations: 20,
-                                           thresholds: [.wallClock: time, .throughput: time, .mallocCountTotal: exact])
+                                           thresholds: [.wallClock: time, .mallocCountTotal: exact])
 
     // Each iteration is one whole pass: MB/s = size / wall clock, events/s = events / wall clock.
     Benchmark("parse-CSV-\(bytes / 1_000_000)MB") { _ in
