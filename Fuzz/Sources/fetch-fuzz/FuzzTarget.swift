@@ -70,9 +70,9 @@ enum FuzzTarget: String, CaseIterable {
 
     /// An import reader over the input's lines (as `fetchsched import` gives them: UTF-8 only),
     /// then the canonical log of what it kept: every row within the log's bounds.
-    static func importLines<R>(_ bytes: UnsafeBufferPointer<UInt8>, header: Bool, make: () throws(ImportProblem) -> R,
-                               read: (inout R, Substring, inout ImportedLog) throws(ImportProblem) -> Void,
-                               begin: ((inout R, Substring) throws(ImportProblem) -> Void)? = nil) {
+    static func importLines<R>(_ bytes: UnsafeBufferPointer<UInt8>, header: Bool, make: () throws -> R,
+                               read: (inout R, Substring, inout ImportedLog) throws -> Void,
+                               begin: ((inout R, Substring) throws -> Void)? = nil) {
         guard var reader = try? make() else { return }
         var log = ImportedLog()
         var first = header
