@@ -15,19 +15,24 @@ import Testing
 /// JSON error body within seconds, `/ready` says the store is gone while `/health` still says the
 /// process lives, each refusal is counted, and nothing sent during the outage is stored later.
 struct StoreOutageTests {
+    /// A service on the test database whose store waits one second for a connection.
+    static func instance(_ db: TestDatabase, readTimeoutMs: Int64) async throws -> (some ApplicationProtocol, PostgresStore) {
+        let store = try await PostgresStore(url: db.url, connectionWait: .seconds(1))
+        let registry = PrometheusCollectorRegistry()
+        let service = SchedulerService(store: store, scenario: .default, seed: 1, metrics: PrometheusMetricsFactory(registry: registry))
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let settings = ServerSettings(host: "127.0.0.1", port: 0, tokens: nil, limits: ServiceLimits(readTimeoutMs: readTimeoutMs))
+        return (buildApplication(service: service, settings: settings, registry: registry, logger: logger), store)
+    }
+
     /// A request read whole is the server's turn: one answered after the client's read timeout
     /// (here a 503 after the store's one-second wait, against a 300 ms timeout) still gets its
     /// response on a real socket, where before the connection was closed without one.
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
     func aRequestAnsweredAfterTheReadTimeoutStillGetsItsResponse() async throws {
         let db = try await TestDatabase.make()
-        let store = try await PostgresStore(url: db.url, connectionWait: .seconds(1))
-        let registry = PrometheusCollectorRegistry()
-        let service = SchedulerService(store: store, scenario: .default, seed: 1, metrics: PrometheusMetricsFactory(registry: registry))
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let settings = ServerSettings(host: "127.0.0.1", port: 0, tokens: nil, limits: ServiceLimits(readTimeoutMs: 300))
-        let app = buildApplication(service: service, settings: settings, registry: registry, logger: logger)
+        let (app, store) = try await Self.instance(db, readTimeoutMs: 300)
         try await db.block()
         try await app.test(.live) { client in
             let raw = try SlowClientTests.RawClient(port: try #require(client.port))
@@ -43,13 +48,7 @@ struct StoreOutageTests {
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
     func anOutageIsA503WithinSecondsAndWhatWasRefusedIsNeverStored() async throws {
         let db = try await TestDatabase.make()
-        let store = try await PostgresStore(url: db.url, connectionWait: .seconds(1))
-        let registry = PrometheusCollectorRegistry()
-        let service = SchedulerService(store: store, scenario: .default, seed: 1, metrics: PrometheusMetricsFactory(registry: registry))
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let settings = ServerSettings(host: "127.0.0.1", port: 0, tokens: nil, limits: ServiceLimits(readTimeoutMs: 300_000))
-        let app = buildApplication(service: service, settings: settings, registry: registry, logger: logger)
+        let (app, store) = try await Self.instance(db, readTimeoutMs: 300_000)
         let events = ServerHarness.log(users: 1, days: 3).events
         let (before, during) = (Array(events.prefix(events.count / 2)), Array(events.suffix(from: events.count / 2)))
         do {
