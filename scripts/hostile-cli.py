@@ -35,7 +35,11 @@ def run(argv, limit=60, env=None):
         code = p.returncode
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
+        try:
+            out, err = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:  # a child outside the group still holds the pipes
+            p.kill(); p.wait()
+            out, err = b"", b"(output held by an orphaned child)"
         code = None
     return code, out.decode(errors="replace"), err.decode(errors="replace"), time.perf_counter() - t
 
