@@ -83,11 +83,15 @@ final class AtomicFile {
             return
         }
         // Checked again at the end: a symlink put in the file's place during the run is not followed
-        // by rename (it replaces the link), but it is refused all the same.
-        guard written && closed, (try? Self.kind(of: path)) != nil, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        // by rename (it replaces the link), but it is refused all the same, with kind(of:)'s reason.
+        let failed = { CLIError("cannot write '\(InputBounds.printable(self.path))': \(String(cString: strerror(errno)))") }
+        do {
+            guard written && closed else { throw failed() }
+            _ = try Self.kind(of: path)
+            guard rename(temporary, path) == 0 else { throw failed() }
+        } catch {
             unlink(temporary)
-            throw CLIError("cannot write '\(InputBounds.printable(path))': \(reason)")
+            throw error
         }
     }
 

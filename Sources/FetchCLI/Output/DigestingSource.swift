@@ -47,7 +47,8 @@ struct DigestingSource<Base: UsageEventSource>: UsageEventSource {
             }
         }
         drain()
-        return hasher.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        let hex = Array("0123456789abcdef")
+        return String(hasher.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] })
     }
 
     private mutating func append<T: FixedWidthInteger>(_ v: T) {
