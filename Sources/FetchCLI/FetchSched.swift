@@ -11,7 +11,7 @@ public struct FetchSched: AsyncParsableCommand {
         abstract: "An open, deterministic scheduler for mobile background refresh.",
         discussion: "Replays usage logs under scheduling policies and measures freshness, energy and data against the hard rules of background fetch.",
         version: "0.1.0",
-        subcommands: [ReplayCommand.self, BenchCommand.self, NextCommand.self, IngestCommand.self, GenerateCommand.self, ImportCommand.self, CheckCommand.self, ServeCommand.self, MergeCommand.self])
+        subcommands: [ReplayCommand.self, BenchCommand.self, NextCommand.self, IngestCommand.self, GenerateCommand.self, ImportCommand.self, CheckCommand.self, ServeCommand.self, MergeCommand.self, PredictCommand.self])
 
     public init() {}
 }

@@ -4,7 +4,8 @@ import FetchCore
 public struct ArraySource: UsageEventSource {
     public let users: NameTable
     public let apps: NameTable
-    private let events: [UsageEvent]
+    /// The events, in time order (stable).
+    public let events: [UsageEvent]
     private var position = 0
 
     public init(events: [UsageEvent], users: NameTable, apps: NameTable) {

@@ -6,7 +6,8 @@ import Testing
 /// here rebuilds every fact from the log and the trace, independently of the engine's audit.
 struct HardRuleTests {
     static let policies: [String] = ["greedy", "random", "fixed:15m", "fixed:1m", "oracle", "oracle:opens", "none", "adaptive", "ios", "android",
-                                           "push-greedy", "push-adaptive", "adaptive+push"]
+                                           "push-greedy", "push-adaptive", "adaptive+push",
+                                           "counts", "counts:0.05", "learned", "learned:0.005"]
 
     func policy(_ name: String, log: RandomLog, seed: UInt64) -> any FetchPolicy {
         switch name {

@@ -43,6 +43,8 @@ public struct Frontier: Sendable, Encodable {
     public static let sweeps: [(family: String, policies: [String])] = [
         ("adaptive", ["adaptive:1.28", "adaptive:0.64", "adaptive:0.32", "adaptive:0.16", "adaptive:0.08", "adaptive:0.04",
                       "adaptive:0.02", "adaptive:0.01", "adaptive:0.005"]),
+        ("counts", ["counts:0.8", "counts:0.6", "counts:0.45", "counts:0.3", "counts:0.2", "counts:0.13", "counts:0.08",
+                    "counts:0.05", "counts:0.03"]),
         ("fixed", ["fixed:8h", "fixed:4h", "fixed:2h", "fixed:1h", "fixed:30m", "fixed:15m"]),
     ]
 

@@ -1,28 +1,6 @@
 extension AdaptivePolicy {
-    /// Whether an app needs a fetch for the open just ahead, and if not, why not.
-    public enum Need: Sendable, Equatable {
-        /// It may fetch; the chance its content is stale when the open comes.
-        case stale(Double)
-        /// Its fetch interval is never.
-        case never
-        /// A fetch of it is running.
-        case inFlight
-        /// Its last fetch started less than its interval ago.
-        case withinInterval
-        /// Its content stays fresh past the open just ahead.
-        case fresh
-
-        /// Why no fetch, in words; nil when it may fetch.
-        public var why: String? {
-            switch self {
-            case .stale: nil
-            case .never: "its fetch interval is never"
-            case .inFlight: "a fetch of it is running"
-            case .withinInterval: "its last fetch started less than its fetch interval ago"
-            case .fresh: "its content is fresh already"
-            }
-        }
-    }
+    /// Whether an app needs a fetch for the open just ahead (the engine's, shared by every policy).
+    public typealias Need = FetchNeed
 
     /// The terms in which the policy weighs one app at one decision point (``assess(_:at:view:state:)``).
     public struct Assessment: Sendable, Equatable {

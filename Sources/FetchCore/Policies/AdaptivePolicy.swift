@@ -35,6 +35,8 @@ import Darwin
 public struct AdaptivePolicy: FetchPolicy {
     public struct UserState: Sendable {
         public var model = UsageModel()
+        /// The learned chance's model, when the policy weighs by it (``learns``).
+        public var learner: OpenLearner?
         /// The pacing estimate's running sums, kept while the model is unchanged.
         var demand = DemandCache()
         /// The local day of the last decision, and the largest share of a budget spent by then.
@@ -65,18 +67,29 @@ public struct AdaptivePolicy: FetchPolicy {
     /// Price of a cellular megabyte, in joules, at an even pace.
     public var megabytePrice: Double
 
-    public init(minRescuesPerJoule: Double? = nil, megabytePrice: Double = 2) {
+    /// Whether the chance of an open comes from the learned model (``OpenLearner``) rather
+    /// than from the habits' signal for the moment, sharpened by the re-open rhythm.
+    public var learns: Bool
+
+    public init(minRescuesPerJoule: Double? = nil, megabytePrice: Double = 2, learns: Bool = false, label: String = "adaptive") {
+        self.learns = learns
+        self.label = label
         self.minRescuesPerJoule = minRescuesPerJoule
         self.megabytePrice = megabytePrice
     }
 
     /// The name in reports: `adaptive`, or `adaptive:<minimum>` with a minimum of its own.
-    public var label = "adaptive"
+    public var label: String
     public var name: String { label }
     public static var observesEvents: Bool { true }
-    public func makeState() -> UserState { UserState() }
+    public func makeState() -> UserState {
+        var state = UserState()
+        if learns { state.learner = OpenLearner() }
+        return state
+    }
 
     public func observe(_ event: UsageEvent, state: inout UserState) {
+        state.learner?.observe(event)
         state.model.observe(event)
     }
 
@@ -143,21 +156,11 @@ public struct AdaptivePolicy: FetchPolicy {
                              unneeded: need))
             return nil
         }
-        let chance: Double
-        switch Self.signal(point, model: model) {
-        case .session:
-            chance = model.sessionProbability(app.id, at: now, offsetMinutes: offset) * model.lateShare(app.id)
-        case .successor(let opened):
-            if app.id == opened { return nil }
-            let next = model.successorProbability(app.id, after: opened)
-            let session = model.sessionStart == now && !model.sessionByScreen
-                ? model.sessionProbability(app.id, at: now, offsetMinutes: offset) : 0
-            chance = max(next, session)
-        case .plug:
-            chance = model.plugProbability(app.id)
-        case .timeOfWeek:
-            let p = model.openProbability(app.id, from: now, span: horizon, offsetMinutes: offset)
-            chance = p > 0 && model.hasScreenEvents ? p * (1 - model.lateShare(app.id)) : p
+        if state.learner != nil {
+            return learnedValue(app, point, view: view, stale: stale, calibration: calibration, state: &state, paced: &paced, note: note)
+        }
+        guard let chance = Self.chance(of: app.id, point, model: model, now: now, offsetMinutes: offset, horizon: horizon) else {
+            return nil
         }
         let sharedWake: Bool
         switch point {
@@ -245,22 +248,10 @@ public struct AdaptivePolicy: FetchPolicy {
         if staleWithout && fetched { state.rescued += 1 }
     }
 
-    /// Whether `app` needs a fetch for an open within `horizon`: the chance its content is stale
-    /// then, or why no fetch can happen (never, in flight, within the interval) or is needed.
+    /// Whether `app` needs a fetch for an open within `horizon` (``AppState/need(at:within:)``).
     @inline(__always)
     static func need(of app: AppState, at now: Int64, within horizon: Int64) -> Need {
-        if app.settings.interval == .never { return .never }
-        if app.inFlight { return .inFlight }
-        if !app.intervalPermits(at: now) { return .withinInterval }
-        switch app.settings.content {
-        case .window(let w):
-            // Fresh content now stays fresh past the horizon: no fetch needed.
-            if app.refreshedAt != .min && app.refreshedAt + w >= now + horizon { return .fresh }
-            return .stale(1)
-        case .updates(let mean):
-            let age = app.refreshedAt == .min ? Double(mean) * 10 : Double(now + horizon / 2 - app.refreshedAt)
-            return .stale(1 - exp(-age / Double(mean)))
-        }
+        app.need(at: now, within: horizon)
     }
 
     /// Expected rescues of fetching `app` now: the chance of an open, that it would find stale

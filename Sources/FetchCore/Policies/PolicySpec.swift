@@ -23,6 +23,21 @@ public enum PolicySpec {
             p.label = text
             return p
         },
+        Entry(name: "learned", summary: "adaptive weighing by the learned model's chance (online logistic regression)") {
+            $0 == "learned" ? AdaptivePolicy(learns: true, label: "learned") : nil
+        },
+        Entry(name: "learned:<x>", summary: "learned with its own minimum of expected rescues per joule") { text in
+            guard text.hasPrefix("learned:"), let price = Double(text.dropFirst(8)), price > 0,
+                  price <= InputBounds.maxRescuesPerJoule else { return nil }
+            return AdaptivePolicy(minRescuesPerJoule: price, learns: true, label: text)
+        },
+        Entry(name: "counts", summary: "the counting baseline: plain per-app counts, fetch past a threshold") {
+            $0 == "counts" ? CountsPolicy() : nil
+        },
+        Entry(name: "counts:<x>", summary: "the counting baseline with its own threshold x (0 to 1)") { text in
+            guard text.hasPrefix("counts:"), let t = Double(text.dropFirst(7)), t > 0, t <= 1 else { return nil }
+            return CountsPolicy(threshold: t, label: text)
+        },
         Entry(name: "push-adaptive", summary: "plans silent pushes at content updates, fetches nothing itself") {
             $0 == "push-adaptive" ? PushAdaptivePolicy(alsoFetch: false) : nil
         },

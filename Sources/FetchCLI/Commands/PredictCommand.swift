@@ -1,0 +1,71 @@
+import ArgumentParser
+import FetchCore
+import FetchStorage
+
+/// `fetchsched predict`: the prediction benchmark, apart from replay (``PredictionBench``).
+struct PredictCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict",
+        abstract: "Score each model's chance of a stale open soon, at every moment a scheduler could fetch, against what happened.",
+        discussion: """
+            Moments: every tick, unlock (screen_on), open and plug-in. For each app the user has opened, each model's chance \
+            that it is opened within the content window and would find its content stale with no background fetch. Models \
+            learn online and are scored forward only. Reports log-loss, Brier score, average precision and calibration per \
+            model, per moment kind and per user.
+            """)
+
+    @OptionGroup var files: LogFileOptions
+    @OptionGroup var scenarioOptions: ScenarioOptions
+
+    @Flag(help: "Also score the learned model without each of its signals in turn: what each signal adds.")
+    var leaveOneOut = false
+
+    @Flag(help: .hidden)
+    var fitPrior = false
+
+    @Option(help: "Output: table, markdown or json.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        if format == .csv { throw ValidationError("predict prints table, markdown or json") }
+    }
+
+    func run() throws {
+        let scenario = try scenarioOptions.loadScenario()
+        let window: Int64
+        if case .window(let w) = scenario.defaultApp.content { window = w } else { window = 30 * Millis.minute }
+        var bench = PredictionBench(window: window, tick: scenario.tick, leaveOneOut: leaveOneOut)
+        let (byUser, users) = try Self.readUsers(files)
+        if fitPrior { bench.population = LogisticLearner(window: window, prior: LogisticLearner.start, rate: LogisticLearner.populationRate) }
+        for (user, events) in byUser { bench.run(user: user, events: events) }
+        if let fitted = bench.population { printError("prior: [\(fitted.weightsSource)]") }
+        switch format {
+        case .json: print(try bench.json(users: users))
+        case .markdown: print(bench.text(markdown: true, users: users), terminator: "")
+        case .table, .csv: print(bench.text(markdown: false, users: users), terminator: "")
+        }
+    }
+
+    /// Every user's events, in the engine's order, users in order of first appearance.
+    static func readUsers(_ files: LogFileOptions) throws -> ([(Int32, [UsageEvent])], NameTable) {
+        var byUser: [[UsageEvent]] = []
+        var source: LogSource
+        do {
+            source = try LogSource(paths: files.logs, skipInvalid: files.skipInvalid)
+            while let e = try source.next() {
+                let u = Int(e.user)
+                if u >= byUser.count { byUser.append(contentsOf: repeatElement([], count: u + 1 - byUser.count)) }
+                byUser[u].append(e)
+            }
+        } catch let e as LogError {
+            throw CLIError(e.description)
+        } catch let e as InputError {
+            throw CLIError(e.description)
+        }
+        let users = byUser.indices.map { u in
+            (Int32(u), byUser[u].sorted { a, b in a.time != b.time ? a.time < b.time : a.canonicallyPrecedes(b) })
+        }
+        if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
+        return (users.filter { !$0.1.isEmpty }, source.users)
+    }
+}

@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The logistic regression of ``OpenLearner``, apart from the habits it reads, so that several
+/// (each leaving some features out) can learn beside one set of habits.
+public struct LogisticLearner: Sendable {
+    struct Example: Sendable {
+        var time: Int64
+        var x: OpenFeatures.Vector
+    }
+
+    /// Examples waiting for their label, at most this many (the oldest are dropped unlearned).
+    public static let maxPending = 4096
+    /// The step size of a user's own learning, from the population's prior …
+    public static let userRate: Float = 0.01
+    /// … and of fitting that prior over a population.
+    public static let populationRate: Float = 0.3
+    static let pull: Float = 0.00001
+
+    /// The content window: how long an example waits for its label.
+    let window: Int64
+    public internal(set) var weights: OpenFeatures.Vector
+    public internal(set) var learned = 0
+    public internal(set) var dropped = 0
+    var squares = OpenFeatures.Vector(repeating: 1)
+    /// Per app id, its examples waiting, oldest first.
+    var pending: [[Example]] = []
+    var pendingCount = 0
+    var nextSweep: Int64 = .min
+    let rate: Float
+    let mask: OpenFeatures.Vector
+    let prior: OpenFeatures.Vector
+
+    public init(window: Int64, without: Set<OpenFeatures.Group> = [], prior: OpenFeatures.Vector = LogisticLearner.prior,
+                rate: Float = LogisticLearner.userRate) {
+        self.window = window
+        self.rate = rate
+        mask = OpenFeatures.mask(without: without)
+        self.prior = prior * mask
+        weights = self.prior
+    }
+
+    /// Moves the clock to `t`: every so often, the examples whose window has closed are noes.
+    @inline(__always)
+    public mutating func advance(to t: Int64) {
+        if t >= nextSweep { sweep(at: t) }
+    }
+
+    /// `app` was opened at `t`, finding content refreshed by opens alone stale or not.
+    public mutating func opened(_ app: Int32, at t: Int64, stale: Bool) {
+        if Int(app) >= 0, Int(app) < pending.count, !pending[Int(app)].isEmpty { settle(app: app, openedAt: t, stale: stale) }
+    }
+
+    /// The chance for features `x`.
+    @inline(__always)
+    public func probability(_ x: OpenFeatures.Vector) -> Double {
+        // Lane by lane: the generic SIMD reductions are not vectorized, and this runs for every
+        // app weighed at every decision.
+        var z: Float = 0
+        for i in 0..<OpenFeatures.Vector.scalarCount { z += weights[i] * x[i] * mask[i] }
+        return 1 / (1 + exp(-max(-30, min(30, Double(z)))))
+    }
+
+    /// Keeps `x`, asked about `app` at `time`, to learn from once its label is known.
+    public mutating func record(_ x: OpenFeatures.Vector, app: Int32, at time: Int64) {
+        guard app >= 0 else { return }
+        let i = Int(app)
+        if i >= pending.count { pending.append(contentsOf: repeatElement([], count: i + 1 - pending.count)) }
+        if pendingCount >= Self.maxPending { sweep(at: time, dropOldest: true) }
+        pending[i].append(Example(time: time, x: x * mask))
+        pendingCount += 1
+    }
+
+    /// The app was opened at `t`: examples whose window it falls in are labelled by whether it
+    /// was stale (only the first open in a window can be), those whose window closed before it
+    /// are noes.
+    mutating func settle(app: Int32, openedAt t: Int64, stale: Bool) {
+        let i = Int(app), w = window
+        var kept = 0
+        for ex in pending[i] {
+            if ex.time + w < t {
+                learn(ex.x, label: false)
+            } else if StaleOpenLabel.covers(open: t, moment: ex.time, window: w) {
+                learn(ex.x, label: stale)
+            } else {
+                pending[i][kept] = ex
+                kept += 1
+            }
+        }
+        pendingCount -= pending[i].count - kept
+        pending[i].removeLast(pending[i].count - kept)
+    }
+
+    /// Labels every example whose window has closed by `t` as a no (or, when too many wait,
+    /// drops the oldest half unlearned).
+    mutating func sweep(at t: Int64, dropOldest: Bool = false) {
+        let w = window
+        nextSweep = t + w / 2
+        for i in pending.indices where !pending[i].isEmpty {
+            let closed = pending[i].prefix { $0.time + w < t }.count
+            for ex in pending[i].prefix(closed) { learn(ex.x, label: false) }
+            var gone = closed
+            if dropOldest { gone = max(gone, pending[i].count / 2) }
+            dropped += gone - closed
+            pending[i].removeFirst(gone)
+            pendingCount -= gone
+        }
+    }
+
+    /// The same weights with nothing pending, for the next user of a population.
+    public func carried() -> LogisticLearner {
+        var next = self
+        next.pending = []
+        next.pendingCount = 0
+        next.nextSweep = .min
+        return next
+    }
+
+    /// The weights as Swift source, for shipping a fitted prior.
+    public var weightsSource: String {
+        (0..<OpenFeatures.Vector.scalarCount).map { ResultText.fixed(Double(weights[$0]), 4) }.joined(separator: ", ")
+    }
+
+    /// One AdaGrad step of the log-loss, pulled toward the prior.
+    mutating func learn(_ x: OpenFeatures.Vector, label: Bool) {
+        let e = Float(probability(x) - (label ? 1 : 0))
+        for i in 0..<OpenFeatures.Vector.scalarCount {
+            let g = e * x[i]
+            squares[i] += g * g
+            weights[i] -= rate * g / squares[i].squareRoot() + Self.pull * (weights[i] - prior[i])
+        }
+        learned += 1
+    }
+}
+
+extension LogisticLearner {
+    /// Where fitting a prior starts: a small weight on each chance, the stale share, a low bias.
+    public static let start: OpenFeatures.Vector = {
+        var w = OpenFeatures.Vector(repeating: 0)
+        for k in 0..<4 { w[k] = -1 }
+        for i in 4...12 { w[i] = 0.3 }
+        w[13] = 1
+        return w
+    }()
+
+    /// Where every user starts: the weights fitted over a generated population, shipped as
+    /// data (README, "Quality", gives the command that fits them).
+    public static let prior: OpenFeatures.Vector = [
+        -0.8308, -0.6956, -0.9547, -1.1477, 0.2882, 0.3409, 0.2639, 0.0156,
+        0.0138, 0.0817, 0.4634, 0.2012, 0.3469, 1.4579, 0.3746, 0.3661,
+        -0.0357, -0.3289, 0.3543, 0.0939, -0.1704, 0.3142, -0.0153, -0.0181,
+        -0.1123, 0.0206, 0.0215, -0.0320, 0.0642, 0.0528, 0.0000, 0.0000,
+    ]
+}

@@ -1,0 +1,81 @@
+extension PredictionBench {
+    /// The benchmark's tables: per model overall and per moment kind, per user, the calibration
+    /// of the three models, and (with leave-one-out) what each signal adds to the learned model.
+    public func text(markdown: Bool, users: NameTable) -> String {
+        let grid = { (c: [String], r: [[String]]) in ResultText.grid(c, r, markdown: markdown, leftColumns: [0, 1]) }
+        let f = ResultText.fixed
+        let overall = self.overall
+        let base = Self.baseModels.count
+        var out = grid(["model", "moments", "examples", "base rate", "log-loss", "Brier", "avg precision"],
+                       overall.prefix(base).enumerated().map { i, s in
+                           [models[i], "all", "\(s.examples)", f(s.baseRate, 4), f(s.logLoss, 4), f(s.brier, 5), f(s.averagePrecision, 4)]
+                       } + PredictionMoment.Kind.allCases.flatMap { kind in
+                           (0..<base).compactMap { i -> [String]? in
+                               let s = byKind[i][kind.rawValue]
+                               guard s.examples > 0 else { return nil }
+                               return [models[i], kind.name, "\(s.examples)", f(s.baseRate, 4), f(s.logLoss, 4), f(s.brier, 5),
+                                       f(s.averagePrecision, 4)]
+                           }
+                       })
+        out += "\n" + grid(["user", "examples"] + Self.baseModels.flatMap { ["\($0) log-loss", "\($0) AP"] },
+                           perUser.map { u in
+                               [users[u.user], "\(u.scores[0].examples)"] + u.scores.flatMap { [f($0.logLoss, 4), f($0.averagePrecision, 4)] }
+                           })
+        out += "\n" + grid(["chance", "examples"] + Self.baseModels.flatMap { ["\($0) mean", "\($0) observed"] },
+                           (0..<PredictionScore.calibrationBins).map { b in
+                               let lo = Double(b) / Double(PredictionScore.calibrationBins)
+                               let cells = (0..<base).flatMap { i -> [String] in
+                                   let c = overall[i].calibration[b]
+                                   return c.examples == 0 ? ["-", "-"]
+                                       : [f(c.chanceSum / Double(c.examples), 3), f(Double(c.positives) / Double(c.examples), 3)]
+                               }
+                               return ["\(f(lo, 1))–\(f(lo + 0.1, 1))", (0..<base).map { "\(overall[$0].calibration[b].examples)" }
+                                   .joined(separator: "/")] + cells
+                           })
+        if models.count > base {
+            let full = overall[2]
+            out += "\n" + grid(["signal left out", "", "log-loss", "avg precision", "AP lost"],
+                               (base..<models.count).map { i in
+                                   [String(models[i].dropFirst("learned without ".count)), "", f(overall[i].logLoss, 4),
+                                    f(overall[i].averagePrecision, 4), f(full.averagePrecision - overall[i].averagePrecision, 4)]
+                               })
+        }
+        return out
+    }
+}
+
+extension PredictionBench {
+    enum CodingKeys: String, CodingKey { case models, windowMinutes, tickMinutes, overall, byKind, perUser }
+
+    struct UserScores: Encodable {
+        var user: String
+        var scores: [String: PredictionScore]
+    }
+
+    public func json(users: NameTable) throws -> String {
+        try ResultText.json(Named(bench: self, users: users))
+    }
+
+    struct Named: Encodable {
+        var bench: PredictionBench
+        var users: NameTable
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(bench.models, forKey: .models)
+            try c.encode(bench.window / Millis.minute, forKey: .windowMinutes)
+            try c.encode(bench.tick / Millis.minute, forKey: .tickMinutes)
+            let overall = bench.overall
+            try c.encode(Dictionary(uniqueKeysWithValues: bench.models.indices.map { (bench.models[$0], overall[$0]) }), forKey: .overall)
+            try c.encode(Dictionary(uniqueKeysWithValues: bench.models.indices.map { m in
+                (bench.models[m], Dictionary(uniqueKeysWithValues: PredictionMoment.Kind.allCases.map { ($0.name, bench.byKind[m][$0.rawValue]) }))
+            }), forKey: .byKind)
+            try c.encode(bench.perUser.map { u in
+                UserScores(user: users[u.user], scores: Dictionary(uniqueKeysWithValues: PredictionBench.baseModels.indices.map {
+                    (PredictionBench.baseModels[$0], u.scores[$0])
+                }))
+            }, forKey: .perUser)
+        }
+    }
+
+}

@@ -1,0 +1,91 @@
+import FetchCore
+import FetchTesting
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The prediction benchmark's scores, labels and learners: forward only, deterministic.
+struct PredictionTests {
+    @Test func aPerfectRankingHasAveragePrecisionOneAndTheScoresAreTheTextbooksOnes() {
+        var s = PredictionScore()
+        for _ in 0..<30 { s.add(0.9, true) }
+        for _ in 0..<70 { s.add(0.1, false) }
+        #expect(abs(s.averagePrecision - 1) < 1e-12)
+        #expect(abs(s.logLoss - (-(log(0.9)))) < 1e-9)
+        #expect(abs(s.brier - 0.01) < 1e-12)
+        #expect(s.calibration[9].examples == 30 && s.calibration[9].positives == 30 && s.calibration[1].examples == 70)
+        var random = PredictionScore()
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<20_000 { random.add(0.5, rng.chance(0.2)) }
+        // A model that cannot rank scores its base rate.
+        #expect(abs(random.averagePrecision - random.baseRate) < 1e-12)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func mergedScoresEqualOneScoreOverAllExamples(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var a = PredictionScore(), b = PredictionScore(), all = PredictionScore()
+        for i in 0..<5_000 {
+            let p = Double(rng.int(in: 0...999)) / 1000, y = rng.chance(p)
+            if i % 3 == 0 { a.add(p, y) } else { b.add(p, y) }
+            all.add(p, y)
+        }
+        a.merge(b)
+        #expect(a.examples == all.examples && a.positives == all.positives)
+        #expect(abs(a.logLoss - all.logLoss) < 1e-12 && a.averagePrecision == all.averagePrecision)
+    }
+
+    @Test func onlyTheFirstOpenInTheWindowCountsAndItMustComeAfterTheFetchCouldEnd() {
+        let w = 30 * Millis.minute
+        #expect(!StaleOpenLabel.covers(open: 1_000 + 4_000, moment: 1_000, window: w))
+        #expect(StaleOpenLabel.covers(open: 1_000 + w, moment: 1_000, window: w))
+        #expect(!StaleOpenLabel.covers(open: 1_001 + w, moment: 1_000, window: w))
+        #expect(StaleOpenLabel.stale(open: w + 1, previous: 0, window: w) && !StaleOpenLabel.stale(open: w, previous: 0, window: w))
+        #expect(StaleOpenLabel.stale(open: 5, previous: .min, window: w))
+    }
+
+    @Test func aLearnerLearnsFromAMomentOnlyOnceItsWindowHasClosedOrItsOpenCame() {
+        var log = LogBuilder()
+        log.open("news", at: "07:00")
+        log.open("mail", at: "07:01")
+        log.open("news", at: "08:00")
+        var learner = OpenLearner()
+        var model = UsageModel()
+        let news = log.apps.id("news"), mail = log.apps.id("mail")
+        for e in log.events.prefix(2) {
+            learner.observe(e)
+            model.observe(e)
+        }
+        let at = log.time("07:10").millis
+        _ = learner.predict(news, at: PredictionMoment(kind: .tick, time: at, offsetMinutes: 0), model: model)
+        _ = learner.predict(mail, at: PredictionMoment(kind: .tick, time: at, offsetMinutes: 0), model: model)
+        #expect(learner.logistic.learned == 0)
+        // news opens at 08:00, after the window of the 07:10 moment: both are noes, learned then.
+        learner.observe(log.events[2])
+        #expect(learner.logistic.learned == 2)
+    }
+
+    @Test func thePredictionBenchIsDeterministicAndScoresEveryModelOnTheSameExamples() throws {
+        let source = try ArraySource(csv: SyntheticLog.csv(users: 3, days: 6, seed: 9))
+        func run() -> PredictionBench {
+            var byUser: [Int32: [UsageEvent]] = [:]
+            for e in source.events { byUser[e.user, default: []].append(e) }
+            var bench = PredictionBench(window: 30 * Millis.minute, tick: 15 * Millis.minute, leaveOneOut: true)
+            for user in byUser.keys.sorted() {
+                bench.run(user: user, events: byUser[user]!.sorted { a, b in a.time != b.time ? a.time < b.time : a.canonicallyPrecedes(b) })
+            }
+            return bench
+        }
+        let a = run(), b = run()
+        #expect(a.text(markdown: true, users: source.users) == b.text(markdown: true, users: source.users))
+        #expect(try a.json(users: source.users) == b.json(users: source.users))
+        let overall = a.overall
+        #expect(overall.count == a.models.count && a.models.count > 3)
+        #expect(Set(overall.map(\.examples)).count == 1 && overall[0].examples > 10_000 && overall[0].positives > 100)
+        // On generated habits every model ranks far better than chance.
+        for s in overall.prefix(3) { #expect(s.averagePrecision > 2 * s.baseRate) }
+    }
+}
