@@ -32,10 +32,10 @@ struct CommandTests {
         #expect(r.status == 0, "\(r.err)")
         let top = try #require(try json(r.out) as? [String: Any])
         let policies = try #require(top["policies"] as? [[String: Any]]).compactMap { $0["policy"] as? String }
-        let sweeps = Frontier.sweeps.flatMap(\.policies)
+        let sweeps = Frontier.sweeps(for: .default).flatMap(\.policies)
         #expect(policies == ["none", "ios", "adaptive"] + sweeps + ["oracle", "oracle:opens"])
         let frontiers = try #require(top["frontiers"] as? [[String: Any]])
-        #expect(frontiers.compactMap { $0["family"] as? String } == ["adaptive", "fixed"])
+        #expect(frontiers.compactMap { $0["family"] as? String } == ["adaptive", "counts", "fixed"])
         for f in frontiers {
             let points = try #require(f["points"] as? [[String: Any]])
             let energies = points.map { $0["energyJoules"] as! Double }

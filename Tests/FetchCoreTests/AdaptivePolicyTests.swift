@@ -13,7 +13,7 @@ struct AdaptivePolicyTests {
 
     @Test func adaptivesFrontierRescuesMoreThanFixedAndThePlatformModelsAtTheirEnergy() throws {
         let others = ["fixed:15m", "fixed:60m", "fixed:2h", "ios", "android"]
-        let sweep = Frontier.sweeps.first { $0.family == "adaptive" }!.policies
+        let sweep = Frontier.sweeps(for: .default).first { $0.family == "adaptive" }!.policies
         let r = run(others + sweep + ["adaptive", "oracle"])
         let frontier = try #require(Frontier.families(Array(r.values)).first { $0.family == "adaptive" })
         for name in others {

@@ -60,7 +60,7 @@ struct CountsPolicyTests {
 
     @Test func countsIsAFrontierFamilyReadAtTheEnergyOfAdaptivesPoints() {
         #expect(Frontier.family(of: "counts:0.3") == "counts" && Frontier.family(of: "counts") == "counts")
-        let names = Frontier.sweeps.first { $0.family == "counts" }!.policies
+        let names = Frontier.sweeps(for: .default).first { $0.family == "counts" }!.policies
         #expect(names.count >= 6 && names.allSatisfy { PolicySpec.parse($0) != nil })
         #expect(PolicySpec.parse("counts:0") == nil && PolicySpec.parse("counts:1.5") == nil && PolicySpec.parse("counts:x") == nil)
     }

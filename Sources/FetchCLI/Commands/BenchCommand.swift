@@ -31,7 +31,9 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         var list = try parsePolicies(policies, run: runOptions)
         if frontier {
-            for name in Frontier.sweeps.flatMap(\.policies) + Frontier.references where !list.contains(where: { $0.name == name }) {
+            let scenario = try runOptions.scenarioOptions.loadScenario()
+            for name in Frontier.sweeps(for: scenario).flatMap(\.policies) + Frontier.references
+            where !list.contains(where: { $0.name == name }) {
                 list.append(PolicySpec.parse(name)!)
             }
         }
@@ -94,7 +96,7 @@ struct BenchCommand: ParsableCommand {
             var out = md ? ResultText.markdown(reports) : ResultText.table(reports)
             if frontier {
                 // The sweep's points are in the first table; the misses are shown for the policies asked for.
-                let asked = reports.filter { r in Frontier.sweeps.allSatisfy { !$0.policies.contains(r.policy) } || policies.split(separator: ",").contains { $0 == r.policy } }
+                let asked = reports.filter { r in Frontier.family(of: r.policy) == nil || policies.split(separator: ",").contains { $0 == r.policy } }
                 out += "\n" + ResultText.frontiers(frontiers, markdown: md) + "\n" + ResultText.missed(asked, markdown: md)
             }
             return out

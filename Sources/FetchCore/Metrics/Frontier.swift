@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A policy family's curve of rescued opens against energy, to compare policies at equal energy
 /// (docs/metrics.md, "Comparing at equal energy"): `adaptive:<price>` over prices, `fixed:<d>` over intervals.
 ///
@@ -39,14 +45,37 @@ public struct Frontier: Sendable, Encodable {
         public var frontierRescuedOpens: Double
     }
 
-    /// The knob settings `bench --frontier` sweeps, per family: one home for both lists.
-    public static let sweeps: [(family: String, policies: [String])] = [
-        ("adaptive", ["adaptive:1.28", "adaptive:0.64", "adaptive:0.32", "adaptive:0.16", "adaptive:0.08", "adaptive:0.04",
-                      "adaptive:0.02", "adaptive:0.01", "adaptive:0.005"]),
-        ("counts", ["counts:0.8", "counts:0.6", "counts:0.45", "counts:0.3", "counts:0.2", "counts:0.13", "counts:0.08",
-                    "counts:0.05", "counts:0.03"]),
-        ("fixed", ["fixed:8h", "fixed:4h", "fixed:2h", "fixed:1h", "fixed:30m", "fixed:15m"]),
-    ]
+    /// The families `bench --frontier` sweeps.
+    public static let familyNames = ["adaptive", "counts", "fixed"]
+
+    /// The knob settings `bench --frontier` sweeps under `scenario`, per family: one home for
+    /// every list.
+    ///
+    /// `adaptive`'s prices start where a fetch can still clear the bar: a fetch rescues at most
+    /// one open, so no price above one per joule of the cheapest fetch (a shared wake on Wi-Fi)
+    /// ever fetches, and half that is where the first fetches come. From there each point halves
+    /// the price, down to where spending stops growing; a point aiming at the whole budget closes
+    /// the curve.
+    public static func sweeps(for scenario: Scenario) -> [(family: String, policies: [String])] {
+        let p = scenario.defaultApp.profile
+        let cheapest = Double(scenario.energy.fetchMicroJ(ms: p.durationMedian, bytes: p.bytes, network: .wifi, sharedWake: true)) / 1e6
+        let top = 0.5 / max(0.001, cheapest)
+        let prices = (0..<10).map { significant(top / Double(1 << $0)) }
+        return [
+            ("adaptive", prices.map { "adaptive:\($0)" } + ["adaptive@1"]),
+            ("counts", ["counts:0.6", "counts:0.45", "counts:0.3", "counts:0.2", "counts:0.13", "counts:0.08", "counts:0.05",
+                        "counts:0.03", "counts:0.015"]),
+            ("fixed", ["fixed:8h", "fixed:4h", "fixed:2h", "fixed:1h", "fixed:30m", "fixed:15m"]),
+        ]
+    }
+
+    /// `x` to two significant digits, as a policy name writes it.
+    static func significant(_ x: Double) -> String {
+        var scale = 1.0
+        while x * scale < 10 { scale *= 10 }
+        let text = ResultText.fixed((x * scale).rounded() / scale, Int(log10(scale).rounded()))
+        return text.contains(".") ? String(text.reversed().drop { $0 == "0" }.reversed()) : text
+    }
 
     /// The references `bench --frontier` adds: the oracle, where the frontiers are read, and the
     /// oracle that knows the opens but not the fetches' outcomes (prediction alone).
@@ -55,18 +84,18 @@ public struct Frontier: Sendable, Encodable {
     /// The family of a policy name (`adaptive:0.04` and `adaptive` are both `adaptive`), nil
     /// for a policy with no knob.
     public static func family(of policy: String) -> String? {
-        let base = policy.split(separator: ":", maxSplits: 1).first.map(String.init) ?? policy
-        return sweeps.contains { $0.family == base } ? base : nil
+        let base = policy.split(maxSplits: 1, whereSeparator: { $0 == ":" || $0 == "@" }).first.map(String.init) ?? policy
+        return familyNames.contains(base) ? base : nil
     }
 
     /// The frontiers of every family with at least two points among `reports`.
     public static func families(_ reports: [ReplayResult]) -> [Frontier] {
         let oracle = reports.first { $0.policy == "oracle" }.map(Self.point)
-        return sweeps.compactMap { sweep in
-            let points = reports.filter { family(of: $0.policy) == sweep.family }.map(Self.point)
+        return familyNames.compactMap { family in
+            let points = reports.filter { Self.family(of: $0.policy) == family }.map(Self.point)
             guard points.count >= 2 else { return nil }
-            var f = Frontier(family: sweep.family, points: points, oracle: oracle)
-            f.atEnergyOf = reports.filter { family(of: $0.policy) == nil }.map { r in
+            var f = Frontier(family: family, points: points, oracle: oracle)
+            f.atEnergyOf = reports.filter { Self.family(of: $0.policy) == nil }.map { r in
                 let p = point(r)
                 return Comparison(policy: p.policy, energyJoules: p.energyJoules, rescuedOpens: p.rescuedOpens,
                                   frontierRescuedOpens: round(f.rescued(atEnergy: p.energyJoules), 1))

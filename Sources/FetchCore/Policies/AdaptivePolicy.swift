@@ -70,9 +70,14 @@ public struct AdaptivePolicy: FetchPolicy {
     /// Whether the chance of an open comes from the learned model (``OpenLearner``) rather
     /// than from the habits' signal for the moment, sharpened by the re-open rhythm.
     public var learns: Bool
+    /// The share of the daily budget to aim at, nil for none: the dual price and the day's pace
+    /// then steer spending toward it, below the minimum price too (``AdaptivePolicy/settle(_:view:state:)``).
+    public var budgetShare: Double?
 
-    public init(minRescuesPerJoule: Double? = nil, megabytePrice: Double = 2, learns: Bool = false, label: String = "adaptive") {
+    public init(minRescuesPerJoule: Double? = nil, megabytePrice: Double = 2, learns: Bool = false, budgetShare: Double? = nil,
+                label: String = "adaptive") {
         self.learns = learns
+        self.budgetShare = budgetShare
         self.label = label
         self.minRescuesPerJoule = minRescuesPerJoule
         self.megabytePrice = megabytePrice
@@ -94,7 +99,7 @@ public struct AdaptivePolicy: FetchPolicy {
     }
 
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
-        Self.settle(point, view: view, state: &state)
+        settle(point, view: view, state: &state)
         guard state.model.sessionTotal > 0, let horizon = Self.horizon(point, model: state.model, view: view) else { return }
         // Where the chance is the time of week's, a stretch in which no app has opens has none
         // to weigh: most ticks of the night, known without asking each app.
@@ -120,7 +125,7 @@ public struct AdaptivePolicy: FetchPolicy {
     /// all (before a session is learned, in cold start, at a content update).
     public func assess(_ app: Int32, at point: DecisionPoint, view: UserView, state: UserState) -> Assessment? {
         var state = state
-        Self.settle(point, view: view, state: &state)
+        settle(point, view: view, state: &state)
         guard state.model.sessionTotal > 0, let horizon = Self.horizon(point, model: state.model, view: view),
               let app = view.app(app), app.opens >= 2 else { return nil }
         var paced: Double? = nil
@@ -219,8 +224,11 @@ public struct AdaptivePolicy: FetchPolicy {
     /// How many times the minimum a joule costs now: the dual price from the days so far, times
     /// the day's pace, never below 1.
     func pace(_ view: UserView, _ state: inout UserState) -> Double {
-        max(1, state.dual * pacing(view, state.model, &state.demand))
+        max(budgetShare == nil ? 1 : Self.lowestDual, state.dual * pacing(view, state.model, &state.demand))
     }
+
+    /// How far below the minimum a target share of the budget may take the price.
+    static var lowestDual: Double { 0.001 }
 
     /// Weight of the model's own word in the calibration, in expected rescues: until the user's
     /// fetches have shown this much, the model is mostly believed.
@@ -228,11 +236,15 @@ public struct AdaptivePolicy: FetchPolicy {
 
     /// Bookkeeping before a decision: a new day moves the dual price by how much of the budget
     /// the last one spent; an open settles the fetch that waited for it.
-    static func settle(_ point: DecisionPoint, view: UserView, state: inout UserState) {
+    func settle(_ point: DecisionPoint, view: UserView, state: inout UserState) {
         let day = view.localDay
         if day != state.day {
-            // Nearer the budget than 85% raises the price, further lowers it, down to the minimum.
-            if state.day != .min { state.dual = min(1000, max(1, state.dual * exp(6 * (state.spent - 0.85)))) }
+            // Nearer the budget than 85% (or than the target share) raises the price, further
+            // lowers it: down to the minimum, or with a target share below it.
+            if state.day != .min {
+                let floor = budgetShare == nil ? 1 : Self.lowestDual
+                state.dual = min(1000, max(floor, state.dual * exp(6 * (state.spent - (budgetShare ?? 0.85)))))
+            }
             state.day = day
             state.spent = 0
         }
@@ -281,6 +293,6 @@ public struct AdaptivePolicy: FetchPolicy {
         // Running 10% of the budget ahead of demand multiplies the price by e; lagging behind at
         // most halves it: below that, cheap fetches of unlikely opens would spend the budget for
         // little (both measured: the real logs, and the pacing test in AdaptivePolicyTests).
-        return max(0.5, exp(10 * (max(spent, cellular) - expected)))
+        return max(0.5, exp(10 * (max(spent, cellular) / (budgetShare ?? 1) - expected)))
     }
 }

@@ -23,6 +23,10 @@ public enum PolicySpec {
             p.label = text
             return p
         },
+        Entry(name: "adaptive@<share>", summary: "adaptive aiming at a share (0 to 1) of the daily budget, its price steered to it") { text in
+            guard text.hasPrefix("adaptive@"), let share = Double(text.dropFirst(9)), share > 0, share <= 1 else { return nil }
+            return AdaptivePolicy(budgetShare: share, label: text)
+        },
         Entry(name: "learned", summary: "adaptive weighing by the learned model's chance (online logistic regression)") {
             $0 == "learned" ? AdaptivePolicy(learns: true, label: "learned") : nil
         },
