@@ -64,11 +64,35 @@ struct FetchPlannerTests {
             guard case .tick = point else { return }
             for a in view.apps { decision.fetches.append(a.id) }
         }
-        func model(in state: Int) -> UsageModel { UsageModel() }
+        func habits(in state: Int) -> UsageModel? { nil }
         func assess(_ app: Int32, at point: DecisionPoint, view: UserView, state: Int) -> Never? { nil }
         func terms(of a: Never) -> (expectedRescues: Double, costJoules: Double) {}
-        func explain(_ a: Never?) -> String { "it fetches at every tick" }
+        func explain(_ a: Never?, kind: FetchPlan.Trigger.Kind, app: Int32, at e: UsageEvent, state: Int) -> String {
+            "it fetches at every tick"
+        }
         func waiting(opens: Int) -> String? { nil }
+    }
+
+    @Test func aPlanUnderTheCountingBaselineIsWhatItsReplayDoesAndItsTriggersSayItsOwnWords() throws {
+        var log = habitLog()
+        for d in 0..<14 {
+            log.add(.screenOn, at: "07:29:30", plusDays: d)
+            log.open("news", at: "12:03", plusDays: d)
+        }
+        var source = ArraySource(events: log.events, users: log.users, apps: log.apps)
+        let cut = log.time("20:00", plusDays: 13)
+        let counts = CountsPolicy(threshold: 0.1)
+        let p = try FetchPlanner(scenario: .default, seed: 1, policy: counts)
+            .plan(&source, user: "alice", app: "news", at: cut, horizon: Millis.day)
+        let replayed = SupposedWake.timedFetches(events: log.events, users: log.users, apps: log.apps, cut: cut,
+                                                 horizon: Millis.day, app: "news", policy: counts)
+        #expect(!p.entries.isEmpty)
+        #expect(replayed.map(\.start) == p.entries.map(\.time))
+        // The session learned the habits the wakes are forecast from, though the policy keeps none.
+        #expect(!p.triggers.isEmpty)
+        for t in p.triggers where t.kind != .push {
+            #expect(t.reason.contains("(counted)") || t.reason.contains("no fetch needed") || t.reason.contains("does not fetch"), "\(t.reason)")
+        }
     }
 
     @Test func aPlanUnderAnotherPolicyIsWhatThatPolicysReplayDoes() throws {

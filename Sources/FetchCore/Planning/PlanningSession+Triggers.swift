@@ -27,18 +27,18 @@ extension PlanningSession {
     /// Runs a copy of `base` on to `event`'s moment, then the event; returns the fetches the
     /// engine started or refused at it, and how the policy weighed `app` there.
     func suppose(_ event: UsageEvent, on base: UserSimulator<P>,
-                 app: Int32?) -> (rows: [TraceRow], assessment: (P.Assessment, UsageModel)?) {
+                 app: Int32?) -> (rows: [TraceRow], assessment: (P.Assessment, P.UserState)?) {
         let trace = WakeTrace()
         let sim = base.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: trace, keepsDays: false))
         sim.advance(to: event.time.millis)
         trace.armed = true
-        var seen: (P.Assessment, UsageModel)? = nil
+        var seen: (P.Assessment, P.UserState)? = nil
         if let app {
             let policy = sim.policy
             let asked = Self.point(of: event)
             sim.beforeDecision = { point, view, state in
                 guard point == asked, let a = policy.assess(app, at: point, view: view, state: state) else { return }
-                seen = (a, policy.model(in: state))
+                seen = (a, state)
             }
         }
         sim.process(event)
@@ -54,7 +54,7 @@ extension PlanningSession {
     /// `sim` on to each wake's moment in turn (as the plan's timed run would, with no events)
     /// and supposes the wake on a copy there, so the wakes cost a copy each, not a run each.
     func triggers(advancing sim: UserSimulator<P>, app: Int32, at: Int64, horizon: Int64) -> [FetchPlan.Trigger] {
-        let model = planner.policy.model(in: sim.state.policy), offset = sim.state.offset
+        let model = habits(of: sim), offset = sim.state.offset
         var wakes: [(FetchPlan.Trigger.Kind, WakeForecast, UsageEvent)] = []
         func event(_ kind: EventKind, _ f: WakeForecast, app: Int32 = -1, value: Int16 = 0) -> UsageEvent {
             // Decided at the second by which half the chance has come (not rounded to the minute:
@@ -88,7 +88,7 @@ extension PlanningSession {
             let f = WakeForecast(chance: chance, early: quantile(0.25), median: quantile(0.5), late: quantile(0.75))
             wakes.append((.push, f, event(.push, f, app: app, value: PushKind.silent.rawValue)))
         }
-        var decided: [(rows: [TraceRow], assessment: (P.Assessment, UsageModel)?)?] = Array(repeating: nil, count: wakes.count)
+        var decided: [(rows: [TraceRow], assessment: (P.Assessment, P.UserState)?)?] = Array(repeating: nil, count: wakes.count)
         for i in wakes.indices.sorted(by: { (wakes[$0].2.time, $0) < (wakes[$1].2.time, $1) }) {
             sim.advance(to: wakes[i].2.time.millis)
             decided[i] = suppose(wakes[i].2, on: sim, app: app)
@@ -104,7 +104,7 @@ extension PlanningSession {
                                       expectedRescues: terms?.expectedRescues ?? 0, costJoules: terms?.costJoules ?? 0,
                                       energyMicroJ: ran ? row?.energyMicroJ : nil, bytes: ran ? row?.bytes : nil,
                                       network: row?.network ?? sim.state.context.network, reason: "")
-            t.reason = TriggerReason.text(t, policy: planner.policy, assessment: seen?.0, model: seen?.1, app: app, at: e)
+            t.reason = TriggerReason.text(t, policy: planner.policy, assessment: seen?.0, state: seen?.1, app: app, at: e)
             return t
         }
     }

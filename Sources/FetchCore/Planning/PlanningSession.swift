@@ -1,4 +1,4 @@
-/// One user's engine state under `adaptive`, kept current event by event, so that a plan is a
+/// One user's engine state under a planning policy (`adaptive` unless told), kept current event by event, so that a plan is a
 /// projection from the present rather than a replay of the user's history.
 ///
 /// Feed the user's events in time order with ``receive(_:)``; ``plan(app:at:horizon:)`` then
@@ -12,6 +12,8 @@ public final class PlanningSession<P: PlanningPolicy> {
     let catalog: AppCatalog
     /// The live engine state, nil before the first event.
     var sim: UserSimulator<P>?
+    /// The user's habits, learned here for a policy that keeps none of its own (``PlanningPolicy/habits(in:)``).
+    var ownHabits: UsageModel?
     /// The time of the last event received, `Int64.min` before the first.
     public private(set) var lastEventTime: Int64 = .min
 
@@ -21,6 +23,12 @@ public final class PlanningSession<P: PlanningPolicy> {
         self.user = user
         self.apps = apps
         self.catalog = AppCatalog(scenario: planner.scenario, names: apps)
+        if planner.policy.habits(in: planner.policy.makeState()) == nil { ownHabits = UsageModel() }
+    }
+
+    /// The habits the plan forecasts from: the policy's, else the session's own.
+    func habits(of sim: UserSimulator<P>) -> UsageModel {
+        planner.policy.habits(in: sim.state.policy) ?? ownHabits ?? UsageModel()
     }
 
     /// The user's id in the session's events, nil before the first.
@@ -31,6 +39,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     public func receive(_ e: UsageEvent) {
         precondition(e.time.millis >= lastEventTime, "events of a planning session must come in time order")
         simulator(user: e.user).receive(e)
+        ownHabits?.observe(e)
         lastEventTime = e.time.millis
     }
 
@@ -112,7 +121,7 @@ public final class PlanningSession<P: PlanningPolicy> {
         trace.day = sim.state.budget.day
         trace.user = sim.user
         trace.app = appID
-        trace.model = planner.policy.model(in: sim.state.policy)
+        trace.model = habits(of: sim)
         trace.horizon = max(scenario.tick, Millis.minute)
         // The wakes on the way: the same run as the timed plan's, copied at each wake's moment.
         plan.triggers = triggers(advancing: sim, app: appID, at: plan.at, horizon: horizon)

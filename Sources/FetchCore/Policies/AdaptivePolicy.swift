@@ -277,11 +277,8 @@ public struct AdaptivePolicy: FetchPolicy {
 
     /// Joules of a typical fetch of `app` now, with cellular bytes priced in joules.
     static func cost(of app: AppState, view: UserView, sharedWake: Bool, megabytePrice: Double) -> Double {
-        let p = app.settings.profile
-        let network = view.context.network
-        let joules = Double(view.scenario.energy.fetchMicroJ(ms: p.durationMedian, bytes: p.bytes, network: network,
-                                                             sharedWake: sharedWake)) / 1_000_000
-        return joules + (network == .cellular ? Double(p.bytes) / 1_000_000 * megabytePrice : 0)
+        let joules = view.fetchJoules(of: app, sharedWake: sharedWake)
+        return joules + (view.context.network == .cellular ? Double(app.settings.profile.bytes) / 1_000_000 * megabytePrice : 0)
     }
 
     /// How much dearer energy is than at an even pace: spending ahead of the user's usual demand

@@ -1,0 +1,48 @@
+extension CountsPolicy: PlanningPolicy {
+    /// How the counting baseline weighs one app at one decision point: the counted chance, the
+    /// chance the content is stale, the threshold, and the fetch's cost.
+    public struct Assessment: Sendable, Equatable {
+        public var chance: Double
+        public var stale: Double
+        public var threshold: Double
+        public var costJoules: Double
+        /// Why the app is not weighed at all, when it is not.
+        public var unneeded: FetchNeed?
+
+        public var fetch: Bool { unneeded == nil && chance * stale >= threshold }
+    }
+
+    /// The counting baseline keeps counts, not habits: the plan learns its own to forecast wakes.
+    public func habits(in state: OpenCounts) -> UsageModel? { nil }
+
+    public func assess(_ app: Int32, at point: DecisionPoint, view: UserView, state: OpenCounts) -> Assessment? {
+        guard let horizon = Self.horizon(point, tick: view.scenario.tick), let a = view.app(app) else { return nil }
+        let shared: Bool = switch point {
+        case .wake, .open: true
+        case .tick, .timer, .contentUpdate: false
+        }
+        let cost = view.fetchJoules(of: a, sharedWake: shared), now = view.now.millis
+        guard case .stale(let stale) = a.need(at: now, within: horizon) else {
+            return Assessment(chance: 0, stale: 0, threshold: threshold, costJoules: cost, unneeded: a.need(at: now, within: horizon))
+        }
+        let chance = Self.chance(of: app, at: point, now: now, span: horizon, offsetMinutes: view.offsetMinutes, counts: state)
+        return Assessment(chance: chance, stale: stale, threshold: threshold, costJoules: cost, unneeded: nil)
+    }
+
+    public func terms(of a: Assessment) -> (expectedRescues: Double, costJoules: Double) { (a.chance * a.stale, a.costJoules) }
+
+    public func explain(_ a: Assessment?, kind: FetchPlan.Trigger.Kind, app: Int32, at e: UsageEvent, state: OpenCounts) -> String {
+        guard let a else { return "the counting policy does not fetch at such a moment" }
+        if let why = a.unneeded?.why { return "no fetch needed: \(why)" }
+        let percent = TriggerReason.percent
+        let counted: String = switch kind {
+        case .screenOn: "\(percent(a.chance))% of unlocks were followed by an open of it"
+        case .open(let after): "it came after \(after) in \(percent(a.chance))% of its opens"
+        case .plugged, .push: "it was opened in this stretch of the day on \(percent(a.chance))% of days"
+        }
+        let verdict = a.fetch ? "at least" : "below"
+        return "\(counted) (counted); \(verdict) the threshold of \(percent(a.threshold))%"
+    }
+
+    public func waiting(opens: Int) -> String? { nil }
+}
