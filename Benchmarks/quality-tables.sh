@@ -8,7 +8,7 @@ out=${2:-$(mktemp -d)}
 mkdir -p "$out"
 swift build -c release >/dev/null
 bin=$(swift build -c release --show-bin-path)/fetchsched
-policies=none,ios,android,adaptive,oracle
+policies=none,ios,android,adaptive,counts,oracle
 if compgen -G "$real/*.csv" >/dev/null; then
   echo "Real logs ($real):"
   /usr/bin/time -f "(%e s)" "$bin" bench "$real"/*.csv --scenario data/scenarios/default.json --policies "$policies" \
@@ -19,3 +19,11 @@ echo "Generated, 200 users × 35 days:"
 /usr/bin/time -f "(%e s)" "$bin" bench "$out/g200.csv" --scenario data/scenarios/default.json --policies "$policies" \
   --frontier --format markdown --report "$out/generated.html"
 echo "HTML reports with the frontier charts: $out/real.html, $out/generated.html"
+# The prediction benchmark on the same logs: every model's chance of a stale open soon, scored
+# forward only, with what each signal of the learned model adds.
+if compgen -G "$real/*.csv" >/dev/null; then
+  echo "Prediction, real logs:"
+  "$bin" predict "$real"/*.csv --scenario data/scenarios/default.json --leave-one-out --format markdown --report "$out/predict-real.html"
+fi
+echo "Prediction, generated:"
+"$bin" predict "$out/g200.csv" --scenario data/scenarios/default.json --format markdown --report "$out/predict-generated.html"

@@ -48,7 +48,7 @@ let benchmarks: @Sendable () -> Void = {
         try? FileManager.default.removeItem(atPath: db)
     }
 
-    for policy in ["fixed:15m", "adaptive", "oracle"] {
+    for policy in ["fixed:15m", "adaptive", "oracle", "counts", "learned"] {
         // Names without ':' or spaces: the threshold files are named after them, and the
         // check reads them back by the raw name.
         Benchmark("replay-\(policy.replacingOccurrences(of: ":", with: "-"))-\(eventCount)-events") { _ in
@@ -93,5 +93,28 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.measurement(.custom("bytes per user-app", useScalingFactor: false), appBytes / max(1, appRecords))
         benchmark.measurement(.custom("bytes per user", useScalingFactor: false), userBytes / max(1, models.count))
+    }
+
+    // The learned model's memory per user, at its largest over the log: its counts, recent past,
+    // weights and the examples waiting for their labels, asked about every app at every open.
+    Benchmark("learned-model-bytes",
+              configuration: .init(metrics: [.custom("bytes per user", useScalingFactor: false)], maxIterations: 1,
+                                   thresholds: [.custom("bytes per user", useScalingFactor: false): exact])) { benchmark in
+        var learners: [Int32: (learner: OpenLearner, model: UsageModel, peak: Int)] = [:]
+        for e in events {
+            var entry = learners[e.user] ?? (OpenLearner(), UsageModel(), 0)
+            entry.learner.observe(e)
+            entry.model.observe(e)
+            if e.kind == .open {
+                let m = PredictionMoment(kind: .open, time: e.time.millis, offsetMinutes: Int(e.offsetMinutes), opened: e.app)
+                for app in entry.learner.counts.apps.indices where entry.learner.counts.apps[app] != nil && Int32(app) != e.app {
+                    _ = entry.learner.predict(Int32(app), at: m, model: entry.model)
+                }
+                entry.peak = max(entry.peak, entry.learner.bytes)
+            }
+            learners[e.user] = entry
+        }
+        benchmark.measurement(.custom("bytes per user", useScalingFactor: false),
+                              learners.values.reduce(0) { $0 + $1.peak } / max(1, learners.count))
     }
 }

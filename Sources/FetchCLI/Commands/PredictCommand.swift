@@ -20,6 +20,9 @@ struct PredictCommand: ParsableCommand {
     @Flag(help: "Also score the learned model without each of its signals in turn: what each signal adds.")
     var leaveOneOut = false
 
+    @Option(help: ArgumentHelp("Also write a self-contained HTML report with a reliability chart to this file.", valueName: "file.html"))
+    var report: String?
+
     @Flag(help: .hidden)
     var fitPrior = false
 
@@ -39,6 +42,11 @@ struct PredictCommand: ParsableCommand {
         if fitPrior { bench.population = LogisticLearner(window: window, prior: LogisticLearner.start, rate: LogisticLearner.populationRate) }
         for (user, events) in byUser { bench.run(user: user, events: events) }
         if let fitted = bench.population { printError("prior: [\(fitted.weightsSource)]") }
+        if let report {
+            let file = try AtomicFile(path: report)
+            file.write(PredictionReport.render(bench, users: users, source: files.logs.joined(separator: ", ")))
+            try file.commit()
+        }
         switch format {
         case .json: print(try bench.json(users: users))
         case .markdown: print(bench.text(markdown: true, users: users), terminator: "")

@@ -35,7 +35,8 @@ public struct Frontier: Sendable, Encodable {
     public var rescuedAtOracleEnergy: Double?
     /// The point that rescues the most (the cheaper one among equals).
     public var best: Point
-    /// Each policy without a knob, and this family's rescued opens at its energy.
+    /// Each policy without a knob and each point of a baseline family, and this family's
+    /// rescued opens at its energy.
     public var atEnergyOf: [Comparison] = []
 
     public struct Comparison: Sendable, Encodable {
@@ -47,6 +48,9 @@ public struct Frontier: Sendable, Encodable {
 
     /// The families `bench --frontier` sweeps.
     public static let familyNames = ["adaptive", "counts", "fixed"]
+    /// Families whose every point is also compared with the others at its energy: the counting
+    /// baseline, so that what learning buys over counting shows point by point.
+    public static let baselines = ["counts"]
 
     /// The knob settings `bench --frontier` sweeps under `scenario`, per family: one home for
     /// every list.
@@ -95,7 +99,7 @@ public struct Frontier: Sendable, Encodable {
             let points = reports.filter { Self.family(of: $0.policy) == family }.map(Self.point)
             guard points.count >= 2 else { return nil }
             var f = Frontier(family: family, points: points, oracle: oracle)
-            f.atEnergyOf = reports.filter { Self.family(of: $0.policy) == nil }.map { r in
+            f.atEnergyOf = reports.filter { Self.family(of: $0.policy).map(Self.baselines.contains) ?? true }.map { r in
                 let p = point(r)
                 return Comparison(policy: p.policy, energyJoules: p.energyJoules, rescuedOpens: p.rescuedOpens,
                                   frontierRescuedOpens: round(f.rescued(atEnergy: p.energyJoules), 1))

@@ -110,6 +110,12 @@ public struct LogisticLearner: Sendable {
         }
     }
 
+    /// Bytes held, the examples waiting included.
+    public var bytes: Int {
+        MemoryLayout<Self>.size + pending.capacity * MemoryLayout<[Example]>.stride
+            + pending.reduce(0) { $0 + $1.capacity * MemoryLayout<Example>.stride }
+    }
+
     /// The same weights with nothing pending, for the next user of a population.
     public func carried() -> LogisticLearner {
         var next = self

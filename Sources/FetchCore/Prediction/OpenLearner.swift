@@ -44,4 +44,10 @@ public struct OpenLearner: Sendable {
         logistic.record(x, app: app, at: m.time)
         return p
     }
+
+    /// Bytes the learner holds for its user (its counts, recent past, weights and the examples
+    /// waiting), arrays' storage included; the habits are the owner's.
+    public var bytes: Int {
+        counts.bytes + context.bytes + logistic.bytes
+    }
 }

@@ -54,4 +54,9 @@ public struct UsageContext: Sendable {
         }
         return n
     }
+
+    /// Bytes held, arrays' storage included.
+    public var bytes: Int {
+        MemoryLayout<Self>.size + (recent.capacity + lastOpen.capacity + lastStaleOpen.capacity) * MemoryLayout<Int64>.stride
+    }
 }

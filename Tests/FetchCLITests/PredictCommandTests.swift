@@ -1,0 +1,57 @@
+import FetchCore
+import Foundation
+import Testing
+
+/// `predict` and planning under another policy, through the binary.
+struct PredictCommandTests {
+    func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+    @Test func predictScoresTheThreeModelsPerKindAndWritesAReliabilityChart() throws {
+        let report = Fetchsched.temp() + "/predict.html"
+        let r = try Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario, "--report", report])
+        #expect(r.status == 0, "\(r.err)")
+        for model in PredictionBench.baseModels {
+            #expect(r.out.contains("\n\(model) ") || r.out.hasPrefix("model"), "\(model)")
+        }
+        for kind in ["all", "tick", "unlock", "open"] { #expect(r.out.contains(" \(kind) "), "\(kind)") }
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(html.contains("<svg") && html.contains("Reliability") && html.contains("learned"))
+        let again = try Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario])
+        #expect(again.out == r.out)
+    }
+
+    @Test func predictAsJSONGivesEveryScoreAndLeaveOneOutAddsAModelPerSignal() throws {
+        let r = try Fetchsched.run(["predict", CommandTests.sample, "--format", "json", "--leave-one-out"])
+        #expect(r.status == 0, "\(r.err)")
+        let top = try #require(try json(r.out) as? [String: Any])
+        let models = try #require(top["models"] as? [String])
+        #expect(models.prefix(3) == ["adaptive", "counts", "learned"] && models.count == 3 + OpenFeatures.Group.allCases.count - 1)
+        let overall = try #require(top["overall"] as? [String: [String: Any]])
+        let learned = try #require(overall["learned"])
+        for key in ["examples", "positives", "logLoss", "brier", "averagePrecision", "calibration"] { #expect(learned[key] != nil, "\(key)") }
+        let users = try #require(top["perUser"] as? [[String: Any]])
+        #expect(!users.isEmpty)
+    }
+
+    @Test func predictStopsAtABadRowWithItsFileAndLine() throws {
+        let log = Fetchsched.temp() + "/bad.csv"
+        try "timestamp,user,app,event,value\n2025-01-06T07:00:00Z,u,a,open,\n2025-01-06T07:01:00Z,u,a,opened,\n"
+            .write(toFile: log, atomically: true, encoding: .utf8)
+        let r = try Fetchsched.run(["predict", log])
+        #expect(r.status != 0 && r.err.contains("bad.csv:3"), "\(r.err)")
+        #expect(try Fetchsched.run(["predict", CommandTests.sample, "--format", "csv"]).status != 0)
+    }
+
+    @Test func nextPlansUnderTheCountingBaselineAndRefusesAPolicyThatCannotPlan() throws {
+        let db = Fetchsched.temp() + "/events.sqlite"
+        #expect(try Fetchsched.run(["ingest", CommandTests.sample, "--db", db]).status == 0)
+        let args = ["next", "--db", db, "--user", "user-0006", "--app", "com.example.reader", "--at", "2025-01-12T20:00:00Z", "--explain"]
+        let counts = try Fetchsched.run(args + ["--policy", "counts:0.1"])
+        #expect(counts.status == 0, "\(counts.err)")
+        #expect(counts.out.contains("(counted)") || counts.out.contains("no fetch needed"), "\(counts.out)")
+        let adaptive = try Fetchsched.run(args)
+        #expect(adaptive.status == 0 && adaptive.out != counts.out)
+        let fixed = try Fetchsched.run(args + ["--policy", "fixed:15m"])
+        #expect(fixed.status != 0 && fixed.err.contains("not a policy a plan can be made under"), "\(fixed.err)")
+    }
+}
