@@ -128,10 +128,11 @@ public struct OpenCounts: Sendable {
         return Double(a.afterUnlock) / Double(unlocks + 1)
     }
 
-    /// Bytes the tables take for this user (arrays' storage included).
+    /// Bytes the tables hold for this user, counted by element (not by what the allocator
+    /// rounds up to, which varies from run to run).
     public var bytes: Int {
-        MemoryLayout<Self>.size + apps.count * MemoryLayout<App?>.size + unlockApps.capacity * 4
-            + apps.reduce(0) { $0 + ($1.map { $0.slots.capacity * 4 + $0.successors.capacity * 8 } ?? 0) }
+        MemoryLayout<Self>.size + apps.count * MemoryLayout<App?>.stride + unlockApps.count * 4 + recentOpens.count * 16
+            + apps.reduce(0) { $0 + ($1.map { $0.slots.count * 4 + $0.successors.count * 8 } ?? 0) }
     }
 }
 

@@ -110,10 +110,10 @@ public struct LogisticLearner: Sendable {
         }
     }
 
-    /// Bytes held, the examples waiting included.
+    /// Bytes held, the examples waiting included, counted by element.
     public var bytes: Int {
-        MemoryLayout<Self>.size + pending.capacity * MemoryLayout<[Example]>.stride
-            + pending.reduce(0) { $0 + $1.capacity * MemoryLayout<Example>.stride }
+        MemoryLayout<Self>.size + pending.count * MemoryLayout<[Example]>.stride
+            + pending.reduce(0) { $0 + $1.count * MemoryLayout<Example>.stride }
     }
 
     /// The same weights with nothing pending, for the next user of a population.

@@ -46,7 +46,7 @@ public struct OpenLearner: Sendable {
     }
 
     /// Bytes the learner holds for its user (its counts, recent past, weights and the examples
-    /// waiting), arrays' storage included; the habits are the owner's.
+    /// waiting), counted by element; the habits are the owner's.
     public var bytes: Int {
         counts.bytes + context.bytes + logistic.bytes
     }

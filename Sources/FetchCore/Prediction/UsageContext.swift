@@ -55,8 +55,8 @@ public struct UsageContext: Sendable {
         return n
     }
 
-    /// Bytes held, arrays' storage included.
+    /// Bytes held, counted by element.
     public var bytes: Int {
-        MemoryLayout<Self>.size + (recent.capacity + lastOpen.capacity + lastStaleOpen.capacity) * MemoryLayout<Int64>.stride
+        MemoryLayout<Self>.size + (recent.count + lastOpen.count + lastStaleOpen.count) * MemoryLayout<Int64>.stride
     }
 }
