@@ -27,3 +27,9 @@ a.pop("policy"); b.pop("policy")
 assert a == b, "exec:hourly.py and fixed:60m differ"
 print("exec: hourly.py gives fixed:60m's row")
 PY
+
+# predict: the prediction benchmark with its reliability chart; the counting baseline beside a
+# counting policy written apart, through exec:.
+fetchsched predict data/sample.csv --format markdown --report "$work/predict.html" > "$work/predict.md"
+grep -q "^| learned | all |" "$work/predict.md" && grep -q "<svg" "$work/predict.html" && echo "predict: three models, a reliability chart"
+fetchsched bench data/sample.csv --policies "counts:0.2,exec:python3 examples/policies/counting.py 0.2"

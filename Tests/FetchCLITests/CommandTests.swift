@@ -46,7 +46,9 @@ struct CommandTests {
             let best = try #require((f["best"] as? [String: Any])?["rescuedOpens"] as? Int)
             #expect(at >= 0 && at <= Double(best) && at <= Double(oracle["rescuedOpens"] as! Int))
             let compared = try #require(f["atEnergyOf"] as? [[String: Any]]).compactMap { $0["policy"] as? String }
-            #expect(compared == ["none", "ios", "oracle", "oracle:opens"])
+            // Every point of the counting baseline too: what each family rescues at its energy.
+            let counts = Frontier.sweeps(for: .default).first { $0.family == "counts" }!.policies
+            #expect(compared == ["none", "ios"] + counts + ["oracle", "oracle:opens"])
         }
         let table = try Fetchsched.run(["bench", Self.sample, "--policies", "none,ios,adaptive", "--frontier", "--format", "markdown"])
         #expect(table.out.contains("| family | points | oracle J | rescued at oracle J |"))

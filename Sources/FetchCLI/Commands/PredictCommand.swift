@@ -26,6 +26,9 @@ struct PredictCommand: ParsableCommand {
     @Flag(help: .hidden)
     var fitPrior = false
 
+    @Flag(help: .hidden)
+    var policyHorizons = false
+
     @Option(help: "Output: table, markdown or json.")
     var format: OutputFormat = .table
 
@@ -39,7 +42,10 @@ struct PredictCommand: ParsableCommand {
         if case .window(let w) = scenario.defaultApp.content { window = w } else { window = 30 * Millis.minute }
         var bench = PredictionBench(window: window, tick: scenario.tick, leaveOneOut: leaveOneOut)
         let (byUser, users) = try Self.readUsers(files)
-        if fitPrior { bench.population = LogisticLearner(window: window, prior: LogisticLearner.start, rate: LogisticLearner.populationRate) }
+        if fitPrior {
+            bench.population = LogisticLearner(window: window, prior: LogisticLearner.start, rate: LogisticLearner.populationRate)
+            bench.policyHorizons = policyHorizons
+        }
         for (user, events) in byUser { bench.run(user: user, events: events) }
         if let fitted = bench.population { printError("prior: [\(fitted.weightsSource)]") }
         if let report {

@@ -7,7 +7,8 @@ extension AdaptivePolicy {
                       state: inout UserState, paced: inout Double?, note: ((Assessment) -> Void)?) -> Double? {
         let now = view.now.millis
         guard let moment = PredictionMoment(point, time: now, offsetMinutes: view.offsetMinutes), moment.opened != app.id,
-              let p = state.learner?.predict(app.id, at: moment, model: state.model) else { return nil }
+              let p = state.learner?.predict(app.id, at: moment, model: state.model,
+                                             horizon: OpenLearner.horizon(moment.kind, tick: view.scenario.tick)) else { return nil }
         let pace = paced ?? self.pace(view, &state)
         paced = pace
         let sharedWake: Bool

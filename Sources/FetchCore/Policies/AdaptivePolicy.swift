@@ -89,7 +89,7 @@ public struct AdaptivePolicy: FetchPolicy {
     public static var observesEvents: Bool { true }
     public func makeState() -> UserState {
         var state = UserState()
-        if learns { state.learner = OpenLearner() }
+        if learns { state.learner = OpenLearner(prior: LogisticLearner.policyPrior) }
         return state
     }
 

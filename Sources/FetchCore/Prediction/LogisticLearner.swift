@@ -9,6 +9,8 @@ import Darwin
 public struct LogisticLearner: Sendable {
     struct Example: Sendable {
         var time: Int64
+        /// Where the example's window ends: an open later than this is not its answer.
+        var end: Int64
         var x: OpenFeatures.Vector
     }
 
@@ -65,12 +67,12 @@ public struct LogisticLearner: Sendable {
     }
 
     /// Keeps `x`, asked about `app` at `time`, to learn from once its label is known.
-    public mutating func record(_ x: OpenFeatures.Vector, app: Int32, at time: Int64) {
+    public mutating func record(_ x: OpenFeatures.Vector, app: Int32, at time: Int64, horizon: Int64? = nil) {
         guard app >= 0 else { return }
         let i = Int(app)
         if i >= pending.count { pending.append(contentsOf: repeatElement([], count: i + 1 - pending.count)) }
         if pendingCount >= Self.maxPending { sweep(at: time, dropOldest: true) }
-        pending[i].append(Example(time: time, x: x * mask))
+        pending[i].append(Example(time: time, end: time + min(window, horizon ?? window), x: x * mask))
         pendingCount += 1
     }
 
@@ -78,12 +80,12 @@ public struct LogisticLearner: Sendable {
     /// was stale (only the first open in a window can be), those whose window closed before it
     /// are noes.
     mutating func settle(app: Int32, openedAt t: Int64, stale: Bool) {
-        let i = Int(app), w = window
+        let i = Int(app)
         var kept = 0
         for ex in pending[i] {
-            if ex.time + w < t {
+            if ex.end < t {
                 learn(ex.x, label: false)
-            } else if StaleOpenLabel.covers(open: t, moment: ex.time, window: w) {
+            } else if StaleOpenLabel.covers(open: t, moment: ex.time, window: ex.end - ex.time) {
                 learn(ex.x, label: stale)
             } else {
                 pending[i][kept] = ex
@@ -97,15 +99,26 @@ public struct LogisticLearner: Sendable {
     /// Labels every example whose window has closed by `t` as a no (or, when too many wait,
     /// drops the oldest half unlearned).
     mutating func sweep(at t: Int64, dropOldest: Bool = false) {
-        let w = window
-        nextSweep = t + w / 2
+        nextSweep = t + window / 2
         for i in pending.indices where !pending[i].isEmpty {
-            let closed = pending[i].prefix { $0.time + w < t }.count
-            for ex in pending[i].prefix(closed) { learn(ex.x, label: false) }
-            var gone = closed
-            if dropOldest { gone = max(gone, pending[i].count / 2) }
-            dropped += gone - closed
-            pending[i].removeFirst(gone)
+            // Windows of several lengths: an example may close before an older one.
+            var kept = 0
+            for ex in pending[i] {
+                if ex.end < t {
+                    learn(ex.x, label: false)
+                } else {
+                    pending[i][kept] = ex
+                    kept += 1
+                }
+            }
+            var gone = pending[i].count - kept
+            pending[i].removeLast(gone)
+            if dropOldest {
+                let drop = pending[i].count / 2
+                dropped += drop
+                pending[i].removeFirst(drop)
+                gone += drop
+            }
             pendingCount -= gone
         }
     }
@@ -153,11 +166,20 @@ extension LogisticLearner {
     }()
 
     /// Where every user starts: the weights fitted over a generated population, shipped as
-    /// data (README, "Quality", gives the command that fits them).
+    /// data (docs/policies.md, "The learned model", gives the command that fits them).
     public static let prior: OpenFeatures.Vector = [
         -0.8308, -0.6956, -0.9547, -1.1477, 0.2882, 0.3409, 0.2639, 0.0156,
         0.0138, 0.0817, 0.4634, 0.2012, 0.3469, 1.4579, 0.3746, 0.3661,
         -0.0357, -0.3289, 0.3543, 0.0939, -0.1704, 0.3142, -0.0153, -0.0181,
         -0.1123, 0.0206, 0.0215, -0.0320, 0.0642, 0.0528, 0.0000, 0.0000,
+    ]
+
+    /// Where every user of the `learned` policy starts: fitted the same way, for the policy's
+    /// question (an open within ``OpenLearner/policyHorizon``).
+    public static let policyPrior: OpenFeatures.Vector = [
+        -1.0296, -0.6199, -1.1173, -1.1120, 0.2424, 0.2874, 0.1821, 0.0679,
+        0.0676, 0.1944, 0.2812, 0.3009, 0.2862, 1.2932, 0.2941, 0.2875,
+        -0.0946, -0.4215, 0.2343, 0.0526, -0.1700, 0.1375, 0.0575, 0.0563,
+        -0.1750, 0.0521, 0.0141, -0.0613, 0.0798, 0.0342, 0.0000, 0.0000,
     ]
 }

@@ -50,6 +50,7 @@ extension PredictionBench {
 
         mutating func moment(_ m: PredictionMoment, into bench: inout PredictionBench) {
             let t = m.time, k = m.kind.rawValue
+            let horizon = bench.policyHorizons ? OpenLearner.horizon(m.kind, tick: bench.tick) : nil
             for (index, entry) in learner.counts.apps.enumerated() where entry != nil && Int32(index) != m.opened {
                 let app = Int32(index)
                 let y = label(index, at: t)
@@ -59,7 +60,7 @@ extension PredictionBench {
                 let counts = CountsPolicy.chance(of: app, at: m, counts: learner.counts, window: window) * share
                 let x = learner.features(app, at: m, model: model)
                 let learned = learner.logistic.probability(x)
-                learner.logistic.record(x, app: app, at: t)
+                learner.logistic.record(x, app: app, at: t, horizon: horizon)
                 for (model, p) in [adaptive, counts, learned].enumerated() {
                     bench.byKind[model][k].add(p, y)
                     userScores[model].add(p, y)

@@ -23,6 +23,9 @@ public struct PredictionBench: Sendable {
     /// When set, one learner carried from user to user instead of one per user: how the
     /// population prior (``LogisticLearner/prior``) is fitted, with `--fit-prior`.
     public var population: LogisticLearner?
+    /// The tick, when the learner learns with the policy's horizons (``OpenLearner/horizon(_:tick:)``)
+    /// rather than the content window: how the policy's prior is fitted, with `--fit-prior --policy-horizons`.
+    public var policyHorizons = false
 
     public init(window: Int64, tick: Int64, leaveOneOut: Bool) {
         self.window = window
