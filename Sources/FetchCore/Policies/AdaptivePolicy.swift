@@ -35,7 +35,7 @@ import Darwin
 public struct AdaptivePolicy: FetchPolicy {
     public struct UserState: Sendable {
         public var model = UsageModel()
-        /// The learned chance's model, when the policy weighs by it (``learns``).
+        /// The learned chance's model, when the policy weighs by it (``AdaptivePolicy/learns``).
         public var learner: OpenLearner?
         /// The pacing estimate's running sums, kept while the model is unchanged.
         var demand = DemandCache()
@@ -71,7 +71,7 @@ public struct AdaptivePolicy: FetchPolicy {
     /// than from the habits' signal for the moment, sharpened by the re-open rhythm.
     public var learns: Bool
     /// The share of the daily budget to aim at, nil for none: the dual price and the day's pace
-    /// then steer spending toward it, below the minimum price too (``AdaptivePolicy/settle(_:view:state:)``).
+    /// then steer spending toward it, below the minimum price too.
     public var budgetShare: Double?
 
     public init(minRescuesPerJoule: Double? = nil, megabytePrice: Double = 2, learns: Bool = false, budgetShare: Double? = nil,

@@ -7,7 +7,7 @@ import Darwin
 /// How well one model's chances foretold what happened: log-loss, Brier score, average
 /// precision and a calibration table, accumulated example by example in bounded memory.
 ///
-/// Average precision is computed over the chances binned on the logit scale (``rankBins`` bins
+/// Average precision is computed over the chances binned on the logit scale (1,200 bins
 /// over -12…12), so that a score needs no list of its examples: examples within one bin count
 /// as tied, which moves the figure by less than the binning's width.
 public struct PredictionScore: Sendable, Encodable {
