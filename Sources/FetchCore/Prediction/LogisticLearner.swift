@@ -22,7 +22,7 @@ public struct LogisticLearner: Sendable {
     public static let populationRate: Float = 0.3
     static let pull: Float = 0.00001
 
-    /// The content window: how long an example waits for its label.
+    /// The content window: the longest an example waits for its label.
     let window: Int64
     public internal(set) var weights: OpenFeatures.Vector
     public internal(set) var learned = 0
@@ -76,16 +76,15 @@ public struct LogisticLearner: Sendable {
         pendingCount += 1
     }
 
-    /// The app was opened at `t`: examples whose window it falls in are labelled by whether it
-    /// was stale (only the first open in a window can be), those whose window closed before it
-    /// are noes.
+    /// The app was opened at `t`: examples whose window closed before it are noes, those whose
+    /// window it falls in are labelled by whether it was stale (only the first open in a window
+    /// can be).
     mutating func settle(app: Int32, openedAt t: Int64, stale: Bool) {
         let i = Int(app)
+        expire(i, before: t)
         var kept = 0
         for ex in pending[i] {
-            if ex.end < t {
-                learn(ex.x, label: false)
-            } else if StaleOpenLabel.covers(open: t, moment: ex.time, window: ex.end - ex.time) {
+            if StaleOpenLabel.covers(open: t, moment: ex.time, window: ex.end - ex.time) {
                 learn(ex.x, label: stale)
             } else {
                 pending[i][kept] = ex
@@ -97,30 +96,34 @@ public struct LogisticLearner: Sendable {
     }
 
     /// Labels every example whose window has closed by `t` as a no (or, when too many wait,
-    /// drops the oldest half unlearned).
+    /// drops the oldest half of each app's unlearned).
     mutating func sweep(at t: Int64, dropOldest: Bool = false) {
         nextSweep = t + window / 2
         for i in pending.indices where !pending[i].isEmpty {
-            // Windows of several lengths: an example may close before an older one.
-            var kept = 0
-            for ex in pending[i] {
-                if ex.end < t {
-                    learn(ex.x, label: false)
-                } else {
-                    pending[i][kept] = ex
-                    kept += 1
-                }
-            }
-            var gone = pending[i].count - kept
-            pending[i].removeLast(gone)
+            expire(i, before: t)
             if dropOldest {
                 let drop = pending[i].count / 2
                 dropped += drop
                 pending[i].removeFirst(drop)
-                gone += drop
+                pendingCount -= drop
             }
-            pendingCount -= gone
         }
+    }
+
+    /// Learns each example of app `i` whose window closed before `t` as a no, in order, and
+    /// keeps the rest (windows of several lengths: one may close before an older one).
+    mutating func expire(_ i: Int, before t: Int64) {
+        var kept = 0
+        for ex in pending[i] {
+            if ex.end < t {
+                learn(ex.x, label: false)
+            } else {
+                pending[i][kept] = ex
+                kept += 1
+            }
+        }
+        pendingCount -= pending[i].count - kept
+        pending[i].removeLast(pending[i].count - kept)
     }
 
     /// Bytes held, the examples waiting included, counted by element.
