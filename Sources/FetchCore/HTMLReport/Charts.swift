@@ -119,7 +119,7 @@ enum Charts {
         }
         for v in xt {
             s.line(x(v), bottom, x(v), bottom + 4, "#444")
-            s.text(x(v), bottom + 16, ResultText.fixed(v, 0), anchor: "middle", size: 10)
+            s.text(x(v), bottom + 16, ResultText.fixed(v, v < 10 && v != v.rounded() ? 1 : 0), anchor: "middle", size: 10)
         }
         if !xLabel.isEmpty { s.text((left + right) / 2, bottom + 34, xLabel, anchor: "middle") }
         s.text(18, (top + bottom) / 2, yLabel, anchor: "middle", vertical: true)
