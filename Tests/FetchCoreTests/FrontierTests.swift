@@ -19,4 +19,23 @@ struct FrontierTests {
         #expect(f.best.policy == "c")
         #expect(f.ratios!.atOracleEnergy == 0.425 && f.ratios!.best == 0.5 && f.ratios!.bestEnergy == 2)
     }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5])
+    func everySweptNameParsesWhateverTheScenariosCostsAndThePricesOnlyFall(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<40 {
+            var s = Scenario.default
+            // From a nearly free fetch to a very dear one.
+            s.energy.processingWatts = [0.000_001, 0.01, 1, 50][rng.int(in: 0...3)] * Double(rng.int(in: 1...9))
+            s.defaultApp.profile.durationMedian = Int64(rng.int(in: 1...30_000))
+            s.defaultApp.profile.bytes = Int64(rng.int(in: 0...50_000_000))
+            for sweep in Frontier.sweeps(for: s) {
+                #expect(Set(sweep.policies).count == sweep.policies.count, "\(sweep.policies)")
+                for name in sweep.policies { #expect(PolicySpec.parse(name) != nil, "\(name)") }
+            }
+            let prices = Frontier.sweeps(for: s)[0].policies.filter { $0.hasPrefix("adaptive:") }.compactMap { Double($0.dropFirst(9)) }
+            #expect(prices.count == 10 && zip(prices, prices.dropFirst()).allSatisfy { $0 > $1 }, "\(prices)")
+        }
+        #expect(Frontier.sweeps(for: .default)[0].policies.prefix(3) == ["adaptive:0.23", "adaptive:0.12", "adaptive:0.058"])
+    }
 }

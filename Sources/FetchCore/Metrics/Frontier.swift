@@ -63,7 +63,8 @@ public struct Frontier: Sendable, Encodable {
     public static func sweeps(for scenario: Scenario) -> [(family: String, policies: [String])] {
         let p = scenario.defaultApp.profile
         let cheapest = Double(scenario.energy.fetchMicroJ(ms: p.durationMedian, bytes: p.bytes, network: .wifi, sharedWake: true)) / 1e6
-        let top = 0.5 / max(0.001, cheapest)
+        // Bounded as a price from a name is (a scenario may make a fetch nearly free).
+        let top = min(InputBounds.maxRescuesPerJoule, 0.5 / max(1e-6, cheapest))
         let prices = (0..<10).map { significant(top / Double(1 << $0)) }
         return [
             ("adaptive", prices.map { "adaptive:\($0)" } + ["adaptive@1"]),
@@ -76,9 +77,11 @@ public struct Frontier: Sendable, Encodable {
     /// `x` to two significant digits, as a policy name writes it.
     static func significant(_ x: Double) -> String {
         var scale = 1.0
-        while x * scale < 10 { scale *= 10 }
+        while x * scale < 10 && scale < 1e9 { scale *= 10 }
         let text = ResultText.fixed((x * scale).rounded() / scale, Int(log10(scale).rounded()))
-        return text.contains(".") ? String(text.reversed().drop { $0 == "0" }.reversed()) : text
+        guard text.contains(".") else { return text }
+        let trimmed = String(text.reversed().drop { $0 == "0" }.reversed())
+        return trimmed.hasSuffix(".") ? String(trimmed.dropLast()) : trimmed
     }
 
     /// The references `bench --frontier` adds: the oracle, where the frontiers are read, and the
