@@ -11,7 +11,7 @@ struct PredictCommandTests {
         let r = try Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario, "--report", report])
         #expect(r.status == 0, "\(r.err)")
         for model in PredictionBench.baseModels {
-            #expect(r.out.contains("\n\(model) ") || r.out.hasPrefix("model"), "\(model)")
+            #expect(r.out.contains("\n\(model) "), "\(model)")
         }
         for kind in ["all", "tick", "unlock", "open"] { #expect(r.out.contains(" \(kind) "), "\(kind)") }
         let html = try String(contentsOfFile: report, encoding: .utf8)

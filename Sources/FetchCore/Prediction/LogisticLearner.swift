@@ -82,17 +82,7 @@ public struct LogisticLearner: Sendable {
     mutating func settle(app: Int32, openedAt t: Int64, stale: Bool) {
         let i = Int(app)
         expire(i, before: t)
-        var kept = 0
-        for ex in pending[i] {
-            if StaleOpenLabel.covers(open: t, moment: ex.time, window: ex.end - ex.time) {
-                learn(ex.x, label: stale)
-            } else {
-                pending[i][kept] = ex
-                kept += 1
-            }
-        }
-        pendingCount -= pending[i].count - kept
-        pending[i].removeLast(pending[i].count - kept)
+        learn(i) { StaleOpenLabel.covers(open: t, moment: $0.time, window: $0.end - $0.time) ? stale : nil }
     }
 
     /// Labels every example whose window has closed by `t` as a no (or, when too many wait,
@@ -110,13 +100,18 @@ public struct LogisticLearner: Sendable {
         }
     }
 
-    /// Learns each example of app `i` whose window closed before `t` as a no, in order, and
-    /// keeps the rest (windows of several lengths: one may close before an older one).
+    /// Learns each example of app `i` whose window closed before `t` as a no (windows of
+    /// several lengths: one may close before an older one).
     mutating func expire(_ i: Int, before t: Int64) {
+        learn(i) { $0.end < t ? false : nil }
+    }
+
+    /// Learns, in order, each example of app `i` that `label` answers, and keeps the rest.
+    mutating func learn(_ i: Int, _ label: (Example) -> Bool?) {
         var kept = 0
         for ex in pending[i] {
-            if ex.end < t {
-                learn(ex.x, label: false)
+            if let y = label(ex) {
+                learn(ex.x, label: y)
             } else {
                 pending[i][kept] = ex
                 kept += 1

@@ -10,9 +10,8 @@ public struct OpenLearner: Sendable {
     /// The content window the prior was fitted for.
     public static let defaultWindow: Int64 = 30 * Millis.minute
     /// How far ahead the policy's chance looks for the open a fetch would serve, at every kind
-    /// of moment: shorter than a tick, so that a fetch comes when the open is near (measured on
-    /// the development logs and a generated population: 4 to 8 minutes rescue the most at equal
-    /// energy; the content window, or the tick at ticks, fetch too early).
+    /// of moment: shorter than a tick, so that a fetch comes when the open is near (the content
+    /// window, or the tick at ticks, fetch too early: README, "Quality").
     public static let policyHorizon: Int64 = 8 * Millis.minute
 
     /// How far ahead a decision at a moment of `kind` looks: ``policyHorizon``.

@@ -61,10 +61,13 @@ extension PredictionBench {
                 let x = learner.features(app, at: m, model: model)
                 let learned = learner.logistic.probability(x)
                 learner.logistic.record(x, app: app, at: t, horizon: horizon)
-                for (model, p) in [adaptive, counts, learned].enumerated() {
-                    bench.byKind[model][k].add(p, y)
-                    userScores[model].add(p, y)
-                }
+                // In the order of ``PredictionBench/baseModels``, without an array per example.
+                bench.byKind[0][k].add(adaptive, y)
+                bench.byKind[1][k].add(counts, y)
+                bench.byKind[2][k].add(learned, y)
+                userScores[0].add(adaptive, y)
+                userScores[1].add(counts, y)
+                userScores[2].add(learned, y)
                 for i in others.indices {
                     bench.byKind[3 + i][k].add(others[i].probability(x), y)
                     others[i].record(x, app: app, at: t)
