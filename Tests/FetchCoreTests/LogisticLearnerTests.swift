@@ -1,0 +1,53 @@
+@testable import FetchCore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The learner's arithmetic, four lanes at a time through memory, against the plain formulas
+/// lane by lane.
+struct LogisticLearnerTests {
+    static func randomVector(_ rng: inout SplitMix64, scale: Float) -> OpenFeatures.Vector {
+        var v = OpenFeatures.Vector(repeating: 0)
+        for i in 0..<OpenFeatures.Vector.scalarCount { v[i] = Float.random(in: -scale...scale, using: &rng) }
+        return v
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func theDotProductIsTheSumOfTheLanesProducts(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<200 {
+            let a = Self.randomVector(&rng, scale: 5), b = Self.randomVector(&rng, scale: 5)
+            var plain = 0.0
+            for i in 0..<OpenFeatures.Vector.scalarCount { plain += Double(a[i]) * Double(b[i]) }
+            #expect(abs(Double(LogisticLearner.dot(a, b)) - plain) <= 1e-4 * max(1, abs(plain)))
+            let p = LogisticLearner.product(a, b)
+            for i in 0..<OpenFeatures.Vector.scalarCount { #expect(p[i] == a[i] * b[i]) }
+        }
+    }
+
+    @Test(arguments: [UInt64(5), 6, 7])
+    func aStepIsTheAdaGradStepOfEachLanePulledTowardThePrior(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var learner = LogisticLearner(window: OpenLearner.defaultWindow)
+        for step in 0..<300 {
+            let x = Self.randomVector(&rng, scale: 4.6)
+            let label = step % 7 == 0
+            var weights = learner.weights, squares = learner.squares
+            let e = Float(learner.probability(x) - (label ? 1 : 0))
+            for i in 0..<OpenFeatures.Vector.scalarCount {
+                let g = e * x[i]
+                squares[i] += g * g
+                weights[i] -= LogisticLearner.userRate * g / squares[i].squareRoot()
+                    + LogisticLearner.pull * (weights[i] - LogisticLearner.prior[i])
+            }
+            learner.learn(x, label: label)
+            #expect(learner.weights == weights)
+            #expect(learner.squares == squares)
+        }
+        #expect(learner.learned == 300)
+    }
+}
