@@ -28,6 +28,22 @@ struct SilenceTests {
         #expect(fetches(silenceDays: days) == 14 * 24 + 1)
     }
 
+    /// Issue 36: J/user-day divided the same energy by 22 days under `fixed:60m` and 8 under
+    /// `oracle` for one user. A user's days are the days of their log events, under any policy.
+    @Test(arguments: [3, 10, 40])
+    func aUsersDaysAreTheDaysOfTheirEventsUnderEveryPolicy(silenceDays: Int) {
+        var log = LogBuilder()
+        for d in [0, 1, silenceDays + 1] { log.open("news", at: "08:00", plusDays: d); log.open("news", at: "09:30", plusDays: d) }
+        var scenario = Scenario.default
+        scenario.energyBudgetMicroJ = 10_000_000_000_000
+        for name in ["none", "fixed:1h", "adaptive", "oracle"] {
+            let result = log.replay(PolicySpec.parse(name)!, scenario: scenario)
+            #expect(result.perUser.map(\.days) == [3], "\(name)")
+            #expect(result.perDay.reduce(0) { $0 + $1.users } == 3, "\(name)")
+            if name == "fixed:1h" { #expect(result.perDay.count > 3) }  // its silent days' fetches are still reported
+        }
+    }
+
     @Test func aPlanRightAfterALongSilenceIsTheSameLiveOrRebuilt() throws {
         var log = LogBuilder()
         for d in 0..<4 { log.open("news", at: "08:00", plusDays: d); log.open("news", at: "08:05", plusDays: d) }

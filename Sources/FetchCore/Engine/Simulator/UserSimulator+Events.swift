@@ -99,15 +99,18 @@ extension UserSimulator {
         state.budget.enter(day: d, offsetMinutes: state.offset)
     }
 
-    /// Hands the day's tally to the run and the user's total. A day counts for the user when it
-    /// had a log event or a fetch or refusal (the budget is spent on event-less days too).
+    /// Hands the day's tally to the run and the user's total. A day counts as one of the
+    /// user's days when the log has an event of theirs on it, under every policy alike: a
+    /// policy that fetches through a silence in the log spends on days that are not counted
+    /// (its tally still is, against the days that are), so that per user-day figures of one
+    /// run divide by the same days.
     func closeDay() {
         let day = state.budget.day
         guard day != .min, state.dayHadEvent || !state.tally.isEmpty else { return }
-        state.activeDays += 1
+        if state.dayHadEvent { state.activeDays += 1 }
         if run.keepsDays {
             var entry = run.days[day] ?? (0, Tally())
-            entry.users += 1
+            if state.dayHadEvent { entry.users += 1 }
             entry.tally.merge(state.tally)
             run.days[day] = entry
         }
