@@ -42,10 +42,16 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A package to drop as system UI or a keyboard (repeatable), beyond the known ones.", valueName: "package"))
     var overlay: [String] = []
 
+    @Option(help: ArgumentHelp("usagestats: read only this Android user profile (user=N in the dump); without it, each profile is a user of its own.",
+                               valueName: "N"))
+    var profile: Int?
+
     @Flag(help: "Skip malformed or unknown rows, counted by reason, instead of stopping at the first.")
     var skipInvalid = false
 
     func validate() throws {
+        if let profile, !(0...999_999).contains(profile) { throw ValidationError("--profile \(profile) is not a user profile number (0 to 999999)") }
+        if profile != nil && from != .usagestats { throw ValidationError("--profile is for --from usagestats") }
         if utcOffset != nil && timeZone != nil { throw ValidationError("give --utc-offset or --time-zone, not both") }
         if from == .usagestats && user == nil { throw ValidationError("--from usagestats needs --user: a dump holds one person's events") }
         if from == .usagestats && utcOffset == nil && timeZone == nil {
@@ -59,7 +65,11 @@ struct ImportCommand: ParsableCommand {
         var skipped: [String: Int] = [:]
         let read: (String, inout ImportedLog, (Substring, inout ImportedLog) throws(ImportProblem) -> Void) throws -> Void = { path, log, body in
             let handle = { (problem: ImportProblem, number: Int) throws in
-                guard skipInvalid else { throw CLIError("\(path):\(number): \(problem.message) (nothing was written)") }
+                // A table this does not read is refused by name even when rows are skipped: its
+                // rows read as another table's would be wrong, not malformed.
+                guard skipInvalid, problem.reason != AwareReader.unknownTable else {
+                    throw CLIError("\(path):\(number): \(problem.message) (nothing was written; \(Self.fix(for: problem, from: from)))")
+                }
                 skipped[problem.reason, default: 0] += 1
             }
             try Self.lines(of: path, skipping: skipInvalid, { line, number in
@@ -68,7 +78,7 @@ struct ImportCommand: ParsableCommand {
         }
         switch from {
         case .usagestats:
-            var reader = try wrap { () throws(ImportProblem) in try UsageStatsReader(user: user ?? "", offset: offset!) }
+            var reader = try wrap { () throws(ImportProblem) in try UsageStatsReader(user: user ?? "", offset: offset!, profile: profile) }
             for path in files { try read(path, &log) { line, log throws(ImportProblem) in try reader.read(line, into: &log) } }
         case .aware:
             var reader = try wrap { () throws(ImportProblem) in try AwareReader(user: user, offset: offset, zone: Self.zone) }
@@ -78,12 +88,16 @@ struct ImportCommand: ParsableCommand {
                     if header { header = false; try reader.begin(header: line) } else { try reader.read(line, into: &log) }
                 }
             }
+            reader.finish(into: &log)
         }
         let rules = ForegroundRules(launchers: ForegroundRules.knownLaunchers.union(launcher),
                                     overlays: ForegroundRules.knownOverlays.union(overlay))
         let file = try AtomicFile(path: out)
         let events = log.canonical(rules: rules) { file.write($0 + "\n") }
-        guard events > 0 else { throw CLIError("no usage events found in \(files.joined(separator: ", ")) (nothing was written)") }
+        guard events > 0 else {
+            let counts = summary(events: 0, log: log, skipped: skipped).split(separator: "\n").dropFirst().joined(separator: "; ")
+            throw CLIError("no usage events found in \(files.joined(separator: ", ")) (nothing was written)" + (counts.isEmpty ? "" : ": " + counts))
+        }
         try file.commit()
         printError(summary(events: events, log: log, skipped: skipped))
     }
@@ -95,13 +109,17 @@ struct ImportCommand: ParsableCommand {
         return text
     }
 
-    /// AWARE's timezone tables first, so every other row finds its device's offset.
+    /// AWARE's tables in a fixed order whatever the order given: timezone first, so every other
+    /// row finds its device's offset; then foreground, screen, battery, network, so that rows of
+    /// one instant from different tables meet in the same order every time (an app's move
+    /// before the screen going off in the same millisecond: the open is kept).
     func awareOrder() throws -> [String] {
-        var zones: [String] = [], others: [String] = []
-        for path in files {
-            if try Self.firstLine(of: path).map(AwareReader.table(header:)) == .timezone { zones.append(path) } else { others.append(path) }
-        }
-        return zones + others
+        let rank: [AwareReader.Table?] = [.timezone, .foreground, .screen, .battery, .network, nil]
+        let tables = try files.map { path in try Self.firstLine(of: path).flatMap(AwareReader.table(header:)) }
+        return files.indices.sorted { a, b in
+            let (x, y) = (rank.firstIndex(of: tables[a])!, rank.firstIndex(of: tables[b])!)
+            return x != y ? x < y : a < b
+        }.map { files[$0] }
     }
 
     func offsetRule() throws -> UTCOffsetRule? {
@@ -116,9 +134,20 @@ struct ImportCommand: ParsableCommand {
         return nil
     }
 
-    /// An IANA zone from the system's zone database, with its daylight-saving changes.
+    /// What to do about a problem that stops the import, said with the stop.
+    static func fix(for problem: ImportProblem, from: Source) -> String {
+        switch problem.reason {
+        case AwareReader.unknownTable: "leave the file out, or export it as one of these tables"
+        case "bad header" where from == .usagestats: "is it AWARE's? try --from aware; else --skip-invalid counts and skips such rows"
+        case "bad header": "is it a usage-statistics dump? try --from usagestats; else --skip-invalid counts and skips such rows"
+        default: "use --skip-invalid to count and skip such rows"
+        }
+    }
+
+    /// A zone of the IANA database by any of its names (`Europe/Berlin`, `CET`, `GMT`,
+    /// `US/Eastern`), with its daylight-saving changes.
     @Sendable static func zone(_ name: String) -> UTCOffsetRule? {
-        guard name.utf8.count <= 64, name.contains("/") || name == "UTC", let tz = TimeZone(identifier: name) else { return nil }
+        guard name.utf8.count <= 64, let tz = TimeZone(identifier: name) else { return nil }
         return UTCOffsetRule(name: name) { millis in tz.secondsFromGMT(for: Date(timeIntervalSince1970: Double(millis) / 1000)) / 60 }
     }
 

@@ -14,9 +14,19 @@ public struct AwareReader: Sendable {
     private var table: Table?
     private var columns: [String: Int] = [:]
     private var zones: [String: [(from: Int64, rule: UTCOffsetRule)]] = [:]
-    private var battery: [String: (adaptor: Int?, level: Int?)] = [:]
-    private var network: [String: (wifi: Bool, mobile: Bool, airplane: Bool, last: Network?)] = [:]
-    private var lastTime: [String: Int64] = [:]
+    /// The rows of the tables that report states (screen, battery, network), kept until
+    /// ``finish(into:)`` follows each device's states in time order, whatever the files' order.
+    var states: [StateRow] = []
+
+    enum State {
+        case screen(on: Bool)
+        case battery(adaptor: Int, level: Int)
+        case network(type: Int, on: Bool)
+    }
+
+    struct StateRow {
+        var user: String, device: String, millis: Int64, minutes: Int, state: State
+    }
 
     public init(user: String?, offset: UTCOffsetRule?, zone: @escaping @Sendable (String) -> UTCOffsetRule?) throws(ImportProblem) {
         self.user = try user.map { name throws(ImportProblem) in try ImportFields.name(name, "user") }
@@ -24,10 +34,16 @@ public struct AwareReader: Sendable {
         self.zone = zone
     }
 
+    /// The reason of the problem a file of another table is: it stops an import even when
+    /// rows are skipped.
+    public static let unknownTable = "unknown table"
+
     /// The table a header names, or nil.
     public static func table(header: Substring) -> Table? {
         guard let names = try? Set(CSVFields.split(header)) else { return nil }
-        if names.isSuperset(of: ["timestamp", "device_id", "timezone_id"]) { return .timezone }
+        if names.isSuperset(of: ["timestamp", "device_id", "timezone_id"]) || names.isSuperset(of: ["timestamp", "device_id", "tzcode"]) {
+            return .timezone
+        }
         if names.isSuperset(of: ["timestamp", "device_id", "package_name", "is_system_app"]) { return .foreground }
         if names.isSuperset(of: ["timestamp", "device_id", "screen_status"]) { return .screen }
         if names.isSuperset(of: ["timestamp", "device_id", "battery_status", "battery_level", "battery_scale", "battery_adaptor"]) { return .battery }
@@ -38,10 +54,9 @@ public struct AwareReader: Sendable {
     /// Starts a file: its first line must be the header of a table this reader knows.
     public mutating func begin(header: Substring) throws(ImportProblem) {
         guard let t = Self.table(header: header) else {
-            throw ImportProblem("bad header", "not the header of an AWARE table this reads (applications_foreground, screen, battery, network, timezone): '\(InputBounds.printable(String(header)))'")
+            throw ImportProblem(Self.unknownTable, "not the header of an AWARE table this reads (applications_foreground, screen, battery, network, timezone): '\(InputBounds.printable(String(header)))'")
         }
         table = t
-        lastTime = [:]
         columns = Dictionary(try CSVFields.split(header).enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -57,53 +72,36 @@ public struct AwareReader: Sendable {
         let millis = try ImportFields.epochMillis(try field("timestamp"), "timestamp")
         let device = try ImportFields.name(try field("device_id"), "device_id")
         if table == .timezone {
-            let id = try field("timezone_id")
-            guard id.utf8.count <= 64, let rule = zone(id) else { throw ImportProblem("unknown time zone", "unknown time zone '\(InputBounds.printable(id))'") }
+            // `timezone_id` in AWARE's own table, `tzcode` in another layout in use: a zone's
+            // name, or a fixed offset such as +01:00.
+            let id = try field(columns["timezone_id"] == nil ? "tzcode" : "timezone_id")
+            guard id.utf8.count <= 64, let rule = zone(id) ?? UTCOffsetRule.parseOffset(id).map(UTCOffsetRule.fixed(minutes:)) else {
+                throw ImportProblem("unknown time zone", "unknown time zone '\(InputBounds.printable(id))'")
+            }
             addZone(rule, from: millis, device: device)
             return
         }
         let minutes = try offsetMinutes(device: device, at: millis)
-        if table == .battery || table == .network {
-            // States are followed row by row: they must come in time order.
-            if let last = lastTime[device], millis < last { throw ImportProblem("out of order", "the rows of device '\(device)' go back in time") }
-            lastTime[device] = millis
-        }
-        func add(_ kind: ImportedRow.Kind) { log.append(ImportedRow(user: user ?? device, millis: millis, offsetMinutes: minutes, kind: kind)) }
+        func keep(_ state: State) { states.append(StateRow(user: user ?? device, device: device, millis: millis, minutes: minutes, state: state)) }
         switch table {
         case .timezone: break
-        case .foreground: add(.foreground(app: try ImportFields.name(try field("package_name"), "package_name")))
+        case .foreground:
+            let app = try ImportFields.name(try field("package_name"), "package_name")
+            log.append(ImportedRow(user: user ?? device, millis: millis, offsetMinutes: minutes, kind: .foreground(app: app)))
         case .screen:
-            switch try ImportFields.int(try field("screen_status"), "screen_status", in: 0...3) {
-            case 0: add(.event(.screenOff, app: "", value: ""))
-            case 1: add(.event(.screenOn, app: "", value: ""))
-            default: log.ignore("screen locked or unlocked")
-            }
+            // Android: 0 off, 1 on, 2 locked, 3 unlocked; AWARE on iOS writes only 2 and 3. An
+            // unlock is a screen_on as the screen coming on is; the second of the two is a repeat.
+            keep(.screen(on: [1, 3].contains(try ImportFields.int(try field("screen_status"), "screen_status", in: 0...3))))
         case .battery:
             _ = try ImportFields.int(try field("battery_status"), "battery_status", in: -2...5)
             let scale = try ImportFields.int(try field("battery_scale"), "battery_scale", in: 0...10_000)
             let raw = try ImportFields.int(try field("battery_level"), "battery_level", in: 0...max(100, scale))
-            let level = scale > 0 ? raw * 100 / scale : raw
             let adaptor = try ImportFields.int(try field("battery_adaptor"), "battery_adaptor", in: 0...8)
-            let last = battery[device] ?? (nil, nil)
-            if (adaptor > 0) != ((last.adaptor ?? 0) > 0) || last.adaptor == nil {
-                add(.event(adaptor > 0 ? .plugged : .unplugged, app: "", value: ""))
-            }
-            if level != last.level { add(.event(.battery, app: "", value: "\(level)")) }
-            battery[device] = (adaptor, level)
+            keep(.battery(adaptor: adaptor, level: scale > 0 ? raw * 100 / scale : raw))
         case .network:
             let type = try ImportFields.int(try field("network_type"), "network_type", in: -1...5)
             let on = try ImportFields.int(try field("network_state"), "network_state", in: 0...1) == 1
-            var s = network[device] ?? (false, false, false, nil)
-            switch type {
-            case -1: s.airplane = on
-            case 1: s.wifi = on
-            case 4, 5: s.mobile = on
-            default: log.ignore("network type \(type) (bluetooth or GPS)")
-            }
-            let now: Network = s.wifi ? .wifi : (s.mobile && !s.airplane ? .cellular : .none)
-            if now != s.last { add(.event(.network, app: "", value: now.logName)) }
-            s.last = now
-            network[device] = s
+            if [-1, 1, 4, 5].contains(type) { keep(.network(type: type, on: on)) } else { log.ignore("network type \(type) (bluetooth or GPS)") }
         }
     }
 

@@ -19,11 +19,17 @@ public struct ImportedLog: Sendable {
         let order = rows.indices.sorted { a, b in Self.precedes(rows[a], a, rows[b], b) }
         var sorted: [ImportedRow] = []
         sorted.reserveCapacity(rows.count)
+        // The rows of the instant at hand, to find a row read twice (a file given twice, dumps
+        // that overlap) wherever it falls among the others of its instant.
+        var instant: [ImportedRow.Kind] = []
         for i in order {
             let row = rows[i]
-            if let last = sorted.last, last.user == row.user, last.millis == row.millis, last.kind == row.kind {
-                ignore("duplicate row"); continue
+            if let last = sorted.last, last.user == row.user, last.millis == row.millis {
+                if instant.contains(row.kind) { ignore("duplicate row"); continue }
+            } else {
+                instant.removeAll(keepingCapacity: true)
             }
+            instant.append(row.kind)
             sorted.append(row)
         }
         rows = []
@@ -52,19 +58,14 @@ public struct ImportedLog: Sendable {
         return (lines, events)
     }
 
-    /// The order of rows: by user, time, then a total order inside one instant (so identical
-    /// rows meet and merge), then as read. Compared in place, without a key string per row.
+    /// The order of rows: by user, time, then as read. Rows of one instant keep the order of
+    /// the file, the order the device recorded them in: ordered any other way, an app that
+    /// stayed in front would seem to come back after another app's move of the same instant,
+    /// an open invented and the next one merged. (Files are read in an order of their own kind:
+    /// AWARE's foreground table before its other tables.) Compared in place, without a key per row.
     static func precedes(_ a: ImportedRow, _ i: Int, _ b: ImportedRow, _ j: Int) -> Bool {
         if a.user != b.user { return a.user < b.user }
         if a.millis != b.millis { return a.millis < b.millis }
-        switch (a.kind, b.kind) {
-        case (.foreground(let x), .foreground(let y)) where x != y: return x < y
-        case (.foreground, .event): return true
-        case (.event, .foreground): return false
-        case (.event(let k, let x, let v), .event(let l, let y, let w)) where (k, x, v) != (l, y, w):
-            // As text, kind number first, as the order has always been (rare: one user, one instant).
-            return "\(k.rawValue) \(x) \(v)" < "\(l.rawValue) \(y) \(w)"
-        default: return i < j
-        }
+        return i < j
     }
 }

@@ -7,12 +7,25 @@
 public struct UsageStatsReader: Sendable {
     public let user: String
     public let offset: UTCOffsetRule
-    private var csvColumns: (time: Int, package: Int, type: Int)?
+    /// The Android user profile to read (`user=N` in the dump), or nil for all of them, each
+    /// kept apart: profile N after the first is the user `<user>-N`.
+    public let profile: Int?
+    private var currentProfile: Int?
+    private var firstProfile: Int?
+    private var csvColumns: (time: Int, package: Int, type: Int, taskRoot: Int?)?
     private var sawFirstLine = false
 
-    public init(user: String, offset: UTCOffsetRule) throws(ImportProblem) {
+    public init(user: String, offset: UTCOffsetRule, profile: Int? = nil) throws(ImportProblem) {
         self.user = try ImportFields.name(user, "user")
         self.offset = offset
+        self.profile = profile
+    }
+
+    /// The user a row of the current profile belongs to; nil when the profile is not the one chosen.
+    private var rowUser: String? {
+        let current = currentProfile ?? 0  // a dump without profile lines: the device's first user
+        if let profile { return current == profile ? user : nil }
+        return current == (firstProfile ?? current) ? user : "\(user)-\(current)"
     }
 
     /// Reads one line of the file.
@@ -30,7 +43,14 @@ public struct UsageStatsReader: Sendable {
             }
             let millis = try ImportFields.epochMillis(f[columns.time], "timestamp")
             let type = f[columns.type].allSatisfy(\.isNumber) ? try Self.typeName(code: f[columns.type]) : f[columns.type]
-            return try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: f[columns.package], into: &log)
+            let root = columns.taskRoot.flatMap { $0 < f.count ? f[$0] : nil }
+            return try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: f[columns.package], taskRoot: root,
+                           into: &log)
+        }
+        if text.hasPrefix("user="), let n = Int(text.dropFirst(5).prefix { $0 != " " }), (0...999_999).contains(n) {
+            currentProfile = n
+            if firstProfile == nil { firstProfile = n }
+            return
         }
         guard text.hasPrefix("time=") else { return }
         let pairs = try Self.pairs(text)
@@ -39,11 +59,12 @@ public struct UsageStatsReader: Sendable {
         }
         if time.allSatisfy(\.isNumber) {
             let millis = try ImportFields.epochMillis(time, "time")
-            try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: package, into: &log)
+            try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: package, taskRoot: pairs["taskRootPackage"],
+                    into: &log)
         } else {
             let (millis, minutes) = offset.utc(fromLocal: try ImportFields.wallClock(time))
             guard InputBounds.timestamps.contains(millis) else { throw ImportProblem("bad time", "time '\(time)' is outside 1970 to 2100") }
-            try add(millis: millis, offsetMinutes: minutes, type: type, package: package, into: &log)
+            try add(millis: millis, offsetMinutes: minutes, type: type, package: package, taskRoot: pairs["taskRootPackage"], into: &log)
         }
     }
 
@@ -55,16 +76,32 @@ public struct UsageStatsReader: Sendable {
               let type = column(["event_type", "eventtype", "type"]) else {
             throw ImportProblem("bad header", "an export's header needs timestamp, package and event_type columns, got '\(InputBounds.printable(String(text)))'")
         }
-        csvColumns = (time, package, type)
+        csvColumns = (time, package, type, column(["taskrootpackage", "task_root_package"]))
     }
 
-    private func add(millis: Int64, offsetMinutes: Int, type: String, package: String, into log: inout ImportedLog) throws(ImportProblem) {
+    /// Adds one event. An activity shown in another app's task (a photo picker, a document
+    /// chooser, an intent resolver: `taskRootPackage` is that app) belongs to that app: it is
+    /// the app's screen the user is on, not an open of its own.
+    private func add(millis: Int64, offsetMinutes: Int, type: String, package: String, taskRoot: String?,
+                     into log: inout ImportedLog) throws(ImportProblem) {
+        guard let user = try rowUser.map({ name throws(ImportProblem) in try ImportFields.name(name, "user") }) else {
+            log.ignore("events of another profile than --profile \(profile ?? 0)")
+            return
+        }
         guard let role = Self.roles[type] else {
-            throw ImportProblem("unknown event type", "unknown usage event type '\(InputBounds.printable(type))'")
+            // A type newer than this reader (or one the dump itself cannot name: `UNKNOWN_TYPE_32`)
+            // says nothing the log keeps: counted and passed over, as a known type left out is.
+            guard Self.isTypeName(type) else {
+                throw ImportProblem("unknown event type", "usage event type '\(InputBounds.printable(type))' is not a type name or code")
+            }
+            log.ignore("unknown usage event type \(type)")
+            return
         }
         let kind: ImportedRow.Kind
         switch role {
-        case .foreground: kind = .foreground(app: try ImportFields.name(package, "package"))
+        case .foreground:
+            let inTask = taskRoot.map { !$0.isEmpty && $0 != "null" && $0 != package } ?? false
+            kind = .foreground(app: inTask ? try ImportFields.name(taskRoot!, "taskRootPackage") : try ImportFields.name(package, "package"))
         case .screenOn: kind = .event(.screenOn, app: "", value: "")
         case .screenOff: kind = .event(.screenOff, app: "", value: "")
         case .ignored: log.ignore("usage event \(type)"); return
@@ -95,11 +132,21 @@ public struct UsageStatsReader: Sendable {
         return out
     }
 
+    /// The name of a numeric type code; a code past the table is named as the dump names it
+    /// (`UNKNOWN_TYPE_32`), to be counted and passed over.
     static func typeName(code: String) throws(ImportProblem) -> String {
-        guard code.utf8.count <= 3, let n = Int(code), codes.indices.contains(n) else {
-            throw ImportProblem("unknown event type", "unknown usage event type code '\(InputBounds.printable(code))'")
+        guard code.utf8.count <= 4, let n = Int(code) else {
+            throw ImportProblem("unknown event type", "usage event type code '\(InputBounds.printable(code))' is not a number from 0 to 9999")
         }
-        return codes[n]
+        return codes.indices.contains(n) ? codes[n] : "UNKNOWN_TYPE_\(n)"
+    }
+
+    /// Whether `type` is written as a type's name is (capitals, digits and underscores, a
+    /// capital first, at most 64): one this reader does not know yet, not a malformed line.
+    static func isTypeName(_ type: String) -> Bool {
+        let bytes = type.utf8
+        guard let first = bytes.first, (65...90).contains(first), bytes.count <= 64 else { return false }
+        return bytes.allSatisfy { (65...90).contains($0) || (48...57).contains($0) || $0 == 95 }  // A-Z, 0-9, _
     }
 
     enum Role { case foreground, screenOn, screenOff, ignored }
