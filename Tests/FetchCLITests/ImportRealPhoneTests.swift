@@ -92,7 +92,18 @@ struct ImportRealPhoneTests {
         #expect(r.status != 0)
         #expect(r.err.contains("no usage events found") && r.err.contains("bad time 1"), "\(r.err)")
         let (s, _) = try Self.importing("usagestats", ["dump.txt": localized])
-        #expect(s.err.contains(":1:") && s.err.contains("use --skip-invalid to count and skip"), "\(s.err)")
+        #expect(s.err.contains(":1:") && s.err.contains("give --date-order dmy or mdy"), "\(s.err)")
+        #expect(s.err.contains("use --skip-invalid to count and skip"), "\(s.err)")
+    }
+
+    @Test func aDumpInThePhonesLocaleReadsWithItsDateOrder() throws {
+        // Android 7, a phone set to Portuguese: day first, no seconds, MOVE_TO_FOREGROUND.
+        let dump = "    time=\"03/09/2017 21:18\" type=MOVE_TO_FOREGROUND package=com.chat class=com.chat.Main\n"
+            + "    time=\"23/09/2017 08:02\" type=MOVE_TO_FOREGROUND package=com.news class=com.news.Main\n"
+        let (r, log) = try Self.importing("usagestats", ["dump.txt": dump], ["--date-order", "dmy"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(log?.contains("2017-09-03T21:18:00.000+00:00,ann,com.chat,open,") == true, "\(log ?? "")")
+        #expect(log?.contains("2017-09-23T08:02:00.000+00:00,ann,com.news,open,") == true, "\(log ?? "")")
     }
 }
 

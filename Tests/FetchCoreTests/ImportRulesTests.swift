@@ -63,3 +63,40 @@ struct ImportRulesTests {
         #expect(throws: ImportProblem.self) { try CSVFields.split(#""a"b"#) }
     }
 }
+
+/// Dump dates as phones of each locale and Android release print them (issue 36).
+struct DumpDateTests {
+    static func iso(_ millis: Int64) -> String { String(LocalTime.isoText(millis, offsetMinutes: 0).prefix(19)) }
+
+    @Test(arguments: [
+        ("2024-03-11 14:26:15", nil, "2024-03-11T14:26:15"),  // Android 10 and later
+        ("03/09/2017 21:18", DumpDate.Order.dmy, "2017-09-03T21:18:00"),  // Portuguese, as the issue's dump
+        ("03/09/2017 21:18", .mdy, "2017-03-09T21:18:00"),
+        ("23/09/2017 21:18", nil, "2017-09-23T21:18:00"),  // a day past 12 says the order
+        ("9/23/17, 9:18 PM", nil, "2017-09-23T21:18:00"),  // US English
+        ("3/9/17 12:05\u{202F}AM", .mdy, "2017-03-09T00:05:00"),  // ICU's narrow space before AM
+        ("09.03.2017 21:18:05", .dmy, "2017-03-09T21:18:05"),  // German
+        ("2017/3/9 21:18", nil, "2017-03-09T21:18:00"),  // Japanese
+        ("05/05/2018 7:00:01", nil, "2018-05-05T07:00:01"),  // day and month the same: either way
+    ])
+    func aDumpsDateReadsAsTheLocaleWroteIt(text: String, order: DumpDate.Order?, expected: String) throws {
+        #expect(Self.iso(try DumpDate.wallClock(text, order: order)) == expected)
+    }
+
+    @Test(arguments: [
+        ("03/09/2017 21:18", "give --date-order dmy or mdy"),
+        ("2024-02-30 07:58:02", "is not a date"),
+        ("13/13/2017 10:00", "is not a date"),
+        ("3/19/17 13:05 PM", "is not a 12-hour time"),
+        ("11 mars 2017 10:00", "in digits as a dump prints them"),
+        ("11-mars-2017 10:00", "is not a date of digits"),
+        ("2017-03-09 24:00", "is not a time"),
+        ("2017-03-09", "is not a date and a time"),
+        ("20170309 10:00", "has no date such as"),
+        ("1/2/1960 10:00", "between 1970 and 2100"),
+    ])
+    func aDateThatCannotBeReadSaysWhy(text: String, message: String) {
+        #expect(throws: ImportProblem.self) { try DumpDate.wallClock(text, order: nil) }
+        do { _ = try DumpDate.wallClock(text, order: nil) } catch { #expect(error.message.contains(message), "\(error.message)") }
+    }
+}

@@ -46,12 +46,17 @@ struct ImportCommand: ParsableCommand {
                                valueName: "N"))
     var profile: Int?
 
+    @Option(help: ArgumentHelp("usagestats: the order of day and month in a dump's dates (ymd, dmy or mdy), where the phone's locale wrote "
+                               + "them before Android 10 and a date could be read either way.", valueName: "order"))
+    var dateOrder: DumpDate.Order?
+
     @Flag(help: "Skip malformed or unknown rows, counted by reason, instead of stopping at the first.")
     var skipInvalid = false
 
     func validate() throws {
         if let profile, !(0...999_999).contains(profile) { throw ValidationError("--profile \(profile) is not a user profile number (0 to 999999)") }
         if profile != nil && from != .usagestats { throw ValidationError("--profile is for --from usagestats") }
+        if dateOrder != nil && from != .usagestats { throw ValidationError("--date-order is for --from usagestats") }
         if utcOffset != nil && timeZone != nil { throw ValidationError("give --utc-offset or --time-zone, not both") }
         if from == .usagestats && user == nil { throw ValidationError("--from usagestats needs --user: a dump holds one person's events") }
         if from == .usagestats && utcOffset == nil && timeZone == nil {
@@ -78,7 +83,7 @@ struct ImportCommand: ParsableCommand {
         }
         switch from {
         case .usagestats:
-            var reader = try wrap { () throws(ImportProblem) in try UsageStatsReader(user: user ?? "", offset: offset!, profile: profile) }
+            var reader = try wrap { () throws(ImportProblem) in try UsageStatsReader(user: user ?? "", offset: offset!, profile: profile, dateOrder: dateOrder) }
             for path in files { try read(path, &log) { line, log throws(ImportProblem) in try reader.read(line, into: &log) } }
         case .aware:
             var reader = try wrap { () throws(ImportProblem) in try AwareReader(user: user, offset: offset, zone: Self.zone) }
@@ -185,3 +190,5 @@ struct ImportCommand: ParsableCommand {
         }) {}
     }
 }
+
+extension DumpDate.Order: ExpressibleByArgument {}

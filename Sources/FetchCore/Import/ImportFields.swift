@@ -37,18 +37,4 @@ enum ImportFields {
         return (1...6).contains(parts[1].count) && parts[1].allSatisfy(isDigit)
     }
 
-    /// `YYYY-MM-DD HH:MM:SS` (Android's dump), as milliseconds of a wall clock read as if UTC.
-    static func wallClock(_ text: String) throws(ImportProblem) -> Int64 {
-        let parts = text.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }).map { Int($0) }
-        guard text.utf8.count == 19, parts.count == 6, parts.allSatisfy({ $0 != nil }) else {
-            throw ImportProblem("bad time", "time '\(InputBounds.printable(text))' is not YYYY-MM-DD HH:MM:SS")
-        }
-        let p = parts.map { $0! }
-        guard (1970...2099).contains(p[0]), (1...12).contains(p[1]), p[2] >= 1, p[2] <= LocalTime.daysInMonth(year: p[0], month: p[1]),
-              p[3] < 24, p[4] < 60, p[5] < 60 else {
-            throw ImportProblem("bad time", "time '\(InputBounds.printable(text))' is not a date and time between 1970 and 2100")
-        }
-        return LocalTime.days(year: p[0], month: p[1], day: p[2]) * Millis.day
-            + Int64(p[3]) * Millis.hour + Int64(p[4]) * Millis.minute + Int64(p[5]) * Millis.second
-    }
 }

@@ -10,15 +10,19 @@ public struct UsageStatsReader: Sendable {
     /// The Android user profile to read (`user=N` in the dump), or nil for all of them, each
     /// kept apart: profile N after the first is the user `<user>-N`.
     public let profile: Int?
+    /// The order of day and month in the dump's dates, where the phone's locale prints them
+    /// (before Android 10) and a date could be read either way; nil to read it from the date.
+    public let dateOrder: DumpDate.Order?
     private var currentProfile: Int?
     private var firstProfile: Int?
     private var csvColumns: (time: Int, package: Int, type: Int, taskRoot: Int?)?
     private var sawFirstLine = false
 
-    public init(user: String, offset: UTCOffsetRule, profile: Int? = nil) throws(ImportProblem) {
+    public init(user: String, offset: UTCOffsetRule, profile: Int? = nil, dateOrder: DumpDate.Order? = nil) throws(ImportProblem) {
         self.user = try ImportFields.name(user, "user")
         self.offset = offset
         self.profile = profile
+        self.dateOrder = dateOrder
     }
 
     /// The user a row of the current profile belongs to; nil when the profile is not the one chosen.
@@ -62,7 +66,7 @@ public struct UsageStatsReader: Sendable {
             try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: package, taskRoot: pairs["taskRootPackage"],
                     into: &log)
         } else {
-            let (millis, minutes) = offset.utc(fromLocal: try ImportFields.wallClock(time))
+            let (millis, minutes) = offset.utc(fromLocal: try DumpDate.wallClock(time, order: dateOrder))
             guard InputBounds.timestamps.contains(millis) else { throw ImportProblem("bad time", "time '\(time)' is outside 1970 to 2100") }
             try add(millis: millis, offsetMinutes: minutes, type: type, package: package, taskRoot: pairs["taskRootPackage"], into: &log)
         }
