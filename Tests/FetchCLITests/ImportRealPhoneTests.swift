@@ -42,6 +42,23 @@ struct ImportRealPhoneTests {
         #expect(Self.rows(log) == ["07:59:00 ann com.zeta open ", "08:00:00 ann com.alpha open ", "08:05:00 ann com.zeta open "])
     }
 
+    @Test func equalEventsOfOneMinuteAreEventsButASectionPrintedAgainIsARepeat() throws {
+        // Before Android 10 dumps print minutes: back to the launcher and into the app again in
+        // the same minute is a second open. The same run of events printed again in another
+        // section of the dump, or the file given twice, adds nothing.
+        let minute = ["ACTIVITY_RESUMED com.launcher3", "ACTIVITY_RESUMED com.chat", "ACTIVITY_RESUMED com.launcher3", "ACTIVITY_RESUMED com.chat"]
+        let block = minute.map { item in
+            let f = item.split(separator: " ")
+            return Self.dumpLine("21:18:00", String(f[0]), String(f[1]))
+        }.joined()
+        let (r, log) = try Self.importing("usagestats", ["dump.txt": "  In-memory daily stats\n" + block + "  In-memory weekly stats\n" + block])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(Self.rows(log) == ["21:18:00 ann com.chat open ", "21:18:00 ann com.chat open "])
+        #expect(r.err.contains("duplicate row 4"), "\(r.err)")
+        let (t, twice) = try Self.importing("usagestats", ["a.txt": block, "b.txt": block])
+        #expect(t.status == 0 && twice == log, "\(t.err)")
+    }
+
     @Test func aPickerShownInsideAnAppIsThatAppsScreenNotAnOpenOfItsOwn() throws {
         let dump = Self.dumpLine("09:00:00", "ACTIVITY_RESUMED", "com.chat", root: "com.chat")
             + Self.dumpLine("09:01:00", "ACTIVITY_RESUMED", "com.google.android.photopicker", root: "com.chat")

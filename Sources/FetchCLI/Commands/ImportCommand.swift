@@ -69,6 +69,7 @@ struct ImportCommand: ParsableCommand {
         var log = ImportedLog()
         var skipped: [String: Int] = [:]
         let read: (String, inout ImportedLog, (Substring, inout ImportedLog) throws(ImportProblem) -> Void) throws -> Void = { path, log, body in
+            log.beginSection()
             let handle = { (problem: ImportProblem, number: Int) throws in
                 // A table this does not read is refused by name even when rows are skipped: its
                 // rows read as another table's would be wrong, not malformed.

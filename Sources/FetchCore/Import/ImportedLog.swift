@@ -5,9 +5,22 @@ public struct ImportedLog: Sendable {
     /// the log keeps, launcher and repeat moves, exact duplicates).
     public private(set) var ignored: [String: Int] = [:]
 
+    /// Per row, the section it was read in (``beginSection()``).
+    private var sections: [Int32] = []
+    private var section: Int32 = 0
+
     public init() {}
 
-    public mutating func append(_ row: ImportedRow) { rows.append(row) }
+    public mutating func append(_ row: ImportedRow) {
+        rows.append(row)
+        sections.append(section)
+    }
+
+    /// The rows appended from now on come from another section: another file, or another run
+    /// of event lines in a dump. A section may repeat rows of another (a dump printing the same
+    /// events once per interval, a file given twice); inside one, equal rows are events of
+    /// their own (a dump printing minutes: the launcher twice in one minute).
+    public mutating func beginSection() { section += 1 }
 
     public mutating func ignore(_ reason: String) { ignored[reason, default: 0] += 1 }
 
@@ -19,20 +32,25 @@ public struct ImportedLog: Sendable {
         let order = rows.indices.sorted { a, b in Self.precedes(rows[a], a, rows[b], b) }
         var sorted: [ImportedRow] = []
         sorted.reserveCapacity(rows.count)
-        // The rows of the instant at hand, to find a row read twice (a file given twice, dumps
-        // that overlap) wherever it falls among the others of its instant.
-        var instant: [ImportedRow.Kind] = []
+        // Per kind of row at the instant at hand: how often it came in the section at hand, and
+        // at most in any section before. An occurrence an earlier section already had is a repeat.
+        var current: [(kind: ImportedRow.Kind, count: Int)] = [], earlier: [(kind: ImportedRow.Kind, count: Int)] = []
+        var currentSection: Int32 = -1
         for i in order {
             let row = rows[i]
             if let last = sorted.last, last.user == row.user, last.millis == row.millis {
-                if instant.contains(row.kind) { ignore("duplicate row"); continue }
+                if sections[i] != currentSection { Self.fold(&current, into: &earlier) }
             } else {
-                instant.removeAll(keepingCapacity: true)
+                current.removeAll(keepingCapacity: true)
+                earlier.removeAll(keepingCapacity: true)
             }
-            instant.append(row.kind)
+            currentSection = sections[i]
+            let seen = Self.count(of: row.kind, in: &current, adding: 1)
+            if seen <= Self.count(of: row.kind, in: &earlier, adding: 0) { ignore("duplicate row"); continue }
             sorted.append(row)
         }
         rows = []
+        sections = []
         write(CSVLineParser.header)
         var dropped = 0, events = 0
         var start = sorted.startIndex
@@ -56,6 +74,24 @@ public struct ImportedLog: Sendable {
         var lines: [String] = []
         let events = canonical(rules: rules) { lines.append($0) }
         return (lines, events)
+    }
+
+    /// The count of `kind` in `counts` after adding `adding` to it.
+    static func count(of kind: ImportedRow.Kind, in counts: inout [(kind: ImportedRow.Kind, count: Int)], adding: Int) -> Int {
+        if let i = counts.firstIndex(where: { $0.kind == kind }) {
+            counts[i].count += adding
+            return counts[i].count
+        }
+        if adding > 0 { counts.append((kind, adding)) }
+        return adding
+    }
+
+    /// Keeps in `earlier` the larger count of each kind, and empties `current`.
+    static func fold(_ current: inout [(kind: ImportedRow.Kind, count: Int)], into earlier: inout [(kind: ImportedRow.Kind, count: Int)]) {
+        for (kind, n) in current {
+            if let i = earlier.firstIndex(where: { $0.kind == kind }) { earlier[i].count = max(earlier[i].count, n) } else { earlier.append((kind, n)) }
+        }
+        current.removeAll(keepingCapacity: true)
     }
 
     /// The order of rows: by user, time, then as read. Rows of one instant keep the order of

@@ -15,6 +15,7 @@ public struct UsageStatsReader: Sendable {
     public let dateOrder: DumpDate.Order?
     private var currentProfile: Int?
     private var firstProfile: Int?
+    private var inEvents = false
     private var csvColumns: (time: Int, package: Int, type: Int, taskRoot: Int?)?
     private var sawFirstLine = false
 
@@ -50,6 +51,12 @@ public struct UsageStatsReader: Sendable {
             let root = columns.taskRoot.flatMap { $0 < f.count ? f[$0] : nil }
             return try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: f[columns.package], taskRoot: root,
                            into: &log)
+        }
+        // A run of event lines is a section; a dump may print the same events again in another.
+        let isEvent = text.hasPrefix("time=")
+        if isEvent != inEvents {
+            if !isEvent { log.beginSection() }
+            inEvents = isEvent
         }
         if text.hasPrefix("user="), let n = Int(text.dropFirst(5).prefix { $0 != " " }), (0...999_999).contains(n) {
             currentProfile = n
