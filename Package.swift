@@ -1,14 +1,9 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
-
-/// The engine and readers are hot loops over classes; dropping dynamic exclusivity checks took
-/// `replay --policy fixed:15m` on 2.7M events from 8.6 s to 4.4 s in release builds (perf had
-/// shown swift_beginAccess among the top symbols). Debug builds keep the checks.
-let hotLoop: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
     name: "FetchScheduler",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "FetchCore", targets: ["FetchCore"]),
         .library(name: "FetchStorage", targets: ["FetchStorage"]),
@@ -51,8 +46,7 @@ let package = Package(
             dependencies: [
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
-            ],
-            swiftSettings: hotLoop
+            ]
         ),
         // The store's one protocol (ServiceStore) and what every driver shares, with no database
         // library: stored-row bounds, histories, outcomes; and log files, where events come from.
@@ -61,8 +55,7 @@ let package = Package(
             dependencies: [
                 "FetchCore",
                 .product(name: "HeapModule", package: "swift-collections"),
-            ],
-            swiftSettings: hotLoop
+            ]
         ),
         // The SQLite driver (GRDB): one process's store.
         .target(
@@ -71,8 +64,7 @@ let package = Package(
                 "FetchCore", "FetchStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
-            swiftSettings: hotLoop
+            ]
         ),
         // The PostgreSQL driver: the same promises as the SQLite one, for several service instances.
         .target(

@@ -4,7 +4,6 @@ import Foundation
 
 /// `fetchsched`: replay usage logs under scheduling policies, compare them, store logs,
 /// generate synthetic ones, and serve the scheduler over HTTP.
-@available(macOS 14, *)
 public struct FetchSched: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "fetchsched",
@@ -16,7 +15,6 @@ public struct FetchSched: AsyncParsableCommand {
     public init() {}
 }
 
-@available(macOS 14, *)
 extension FetchSched {
     /// Parses the command line and runs the command, awaiting async ones (`serve`). What
     /// `AsyncParsableCommand.main()` does; called by name because top-level code resolves

@@ -5,19 +5,22 @@ import Darwin
 #endif
 
 /// Reads a file line by line through a fixed buffer, so memory does not grow with the file.
+///
+/// Its stored state is accessed without dynamic exclusivity checks: it is used for every row of
+/// a log, and no method keeps an access open across a call that could start another.
 package final class LineReader {
     private let file: UnsafeMutablePointer<FILE>
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var start = 0
-    private var end = 0
-    private var eof = false
-    package private(set) var lineNumber = 0
-    private(set) var bytesRead = 0
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var eof = false
+    @exclusivity(unchecked) package private(set) var lineNumber = 0
+    @exclusivity(unchecked) private(set) var bytesRead = 0
     let size: Int
     private let skipsLongLines: Bool
     /// Whether the line last delivered ended at the end of the file with no newline after it.
-    package private(set) var lineUnterminated = false
+    @exclusivity(unchecked) package private(set) var lineUnterminated = false
 
     /// Opens `path`. With `skipsLongLines` false, a line over ``maxLineBytes`` is delivered (empty,
     /// with ``lineTooLong``) as soon as the buffer fills, without reading the rest of it: a caller
@@ -59,7 +62,7 @@ package final class LineReader {
     /// `lineTooLong` set, so that no input can make the buffer grow without end.
     package static let maxLineBytes = 1 << 20
     /// Whether the line last delivered was longer than ``maxLineBytes`` (and cut to nothing).
-    package private(set) var lineTooLong = false
+    @exclusivity(unchecked) package private(set) var lineTooLong = false
 
     /// Calls `body` with the next line (without its newline); false at the end of the file.
     package func next(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows -> Bool {

@@ -2,13 +2,16 @@ import FetchCore
 
 /// The events of one log file, canonical CSV or JSON Lines (by extension `.jsonl`/`.ndjson`,
 /// or a first line that starts with `{`).
+///
+/// Its stored state is accessed without dynamic exclusivity checks: it is used for every row of
+/// a log, and no method keeps an access open across a call that could start another.
 final class LogFileSource {
     let path: String
     private let reader: LineReader
-    private var csv: CSVLineParser
-    private var json: JSONLineParser
-    private var isJSON = false
-    private var started = false
+    @exclusivity(unchecked) private var csv: CSVLineParser
+    @exclusivity(unchecked) private var json: JSONLineParser
+    @exclusivity(unchecked) private var isJSON = false
+    @exclusivity(unchecked) private var started = false
 
     /// Without `skipsLongLines` (no `--skip-invalid`), a line over the limit stops the read as
     /// soon as it is seen, instead of after reading to its end.

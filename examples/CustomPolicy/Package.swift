@@ -1,12 +1,19 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
-// A policy of your own in Swift, replayed through FetchCore's public API. From the repository
-// root: swift run --package-path examples/CustomPolicy CustomPolicy data/sample.csv
+// A policy of your own in Swift, replayed through FetchCore's public API, in a package that
+// depends on FetchScheduler by version, as any package outside this repository would.
+//
+// FETCHSCHEDULER_URL names the FetchScheduler git repository to depend on (a tag 0.1.0 or later);
+// without it, the repository this example sits in. scripts/dependent-example.sh builds it from
+// a clone tagged 0.1.0, as CI does:
+//   bash scripts/dependent-example.sh
+let repository = Context.environment["FETCHSCHEDULER_URL"] ?? "file://" + Context.packageDirectory + "/../.."
+
 let package = Package(
     name: "CustomPolicy",
-    platforms: [.macOS(.v14)],
-    dependencies: [.package(name: "FetchScheduler", path: "../..")],
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(url: repository, from: "0.1.0")],
     targets: [
         .executableTarget(name: "CustomPolicy", dependencies: [.product(name: "FetchCore", package: "FetchScheduler")]),
     ],

@@ -1,9 +1,12 @@
 /// Resolves each app id of a run to its scenario settings and the stable hash of its name.
+///
+/// Its stored state is accessed without dynamic exclusivity checks: it is used for every row of
+/// a log, and no method keeps an access open across a call that could start another.
 public final class AppCatalog {
     public let scenario: Scenario
     public let names: NameTable
-    private var settings: [AppSettings] = []
-    private var hashes: [UInt64] = []
+    @exclusivity(unchecked) private var settings: [AppSettings] = []
+    @exclusivity(unchecked) private var hashes: [UInt64] = []
 
     public init(scenario: Scenario, names: NameTable) {
         self.scenario = scenario

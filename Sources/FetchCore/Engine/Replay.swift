@@ -6,8 +6,8 @@ public final class Replay<P: FetchPolicy> {
     let policy: P
     let run: ReplayContext
     let users: NameTable
-    private var simulators: [UserSimulator<P>?] = []
-    private var events = 0
+    @exclusivity(unchecked) private var simulators: [UserSimulator<P>?] = []  // as UserSimulator's state
+    @exclusivity(unchecked) private var events = 0
 
     /// A replay of every user of a log under one policy.
     ///

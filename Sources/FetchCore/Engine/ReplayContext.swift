@@ -4,7 +4,7 @@ final class ReplayContext {
     let catalog: AppCatalog
     let trace: (any TraceSink)?
     /// Per local day: how many users were active, and their tally (only when `keepsDays`).
-    var days: [Int64: (users: Int, tally: Tally)] = [:]
+    @exclusivity(unchecked) var days: [Int64: (users: Int, tally: Tally)] = [:]  // as UserSimulator's state
     /// Whether days are kept: a replay reports them, a planning session does not need them,
     /// and its memory must not grow with the span of the user's history.
     let keepsDays: Bool

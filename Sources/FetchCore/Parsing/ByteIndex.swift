@@ -5,17 +5,20 @@
 /// compares it as text, which profiles showed as most of the interning cost. Its storage is
 /// raw buffers it owns, so a lookup pays no reference counting or bounds checks (arrays held in
 /// a class showed as retains and releases on every row).
+///
+/// Its stored state is accessed without dynamic exclusivity checks: it is used for every row of
+/// a log, and no method keeps an access open across a call that could start another.
 final class ByteIndex {
-    private var bytes: UnsafeMutablePointer<UInt8>
-    private var byteCapacity = 256
-    private var byteCount = 0
+    @exclusivity(unchecked) private var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var byteCapacity = 256
+    @exclusivity(unchecked) private var byteCount = 0
     /// Per key: where its bytes start, how many, and its id.
-    private var starts: [Int] = []
-    private var lengths: [Int] = []
-    private var ids: [Int32] = []
+    @exclusivity(unchecked) private var starts: [Int] = []
+    @exclusivity(unchecked) private var lengths: [Int] = []
+    @exclusivity(unchecked) private var ids: [Int32] = []
     /// Indexes into the keys, or -1 for an empty slot; a power of two, at most half full.
-    private var slots: UnsafeMutablePointer<Int32>
-    private var slotCount = 64
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private var slotCount = 64
 
     /// A per-table random seed (the standard `Hasher`'s, which is seeded per process), so that
     /// crafted names cannot be chosen to collide. It changes where names sit in `slots`, never

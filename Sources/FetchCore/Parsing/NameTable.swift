@@ -2,9 +2,12 @@
 ///
 /// Ids depend on input order, so nothing that is output or seeded may use them: output and
 /// random streams go by name.
+///
+/// Its stored state is accessed without dynamic exclusivity checks: it is used for every row of
+/// a log, and no method keeps an access open across a call that could start another.
 public final class NameTable {
-    public private(set) var names: [String] = []
-    private var ids: [String: Int32] = [:]
+    @exclusivity(unchecked) public private(set) var names: [String] = []
+    @exclusivity(unchecked) private var ids: [String: Int32] = [:]
     /// Byte spellings already met, in front of `ids`, so a log row's name is found without
     /// making a `String` (see ``existingID(bytes:)``).
     private let spellings = ByteIndex()

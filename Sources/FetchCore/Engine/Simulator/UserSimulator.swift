@@ -6,15 +6,20 @@
 ///
 /// The class holds what does not change (the user, the policy, the run) and one
 /// ``EngineState`` value with everything that does; its methods are the effects.
+///
+/// Its stored state is accessed without dynamic exclusivity checks: every event and moment of
+/// a replay reads and writes it, one simulator is only ever used by one thread, and no method
+/// keeps an access open across a call that could start another (the Benchmarks package's
+/// replays show what the checks would cost).
 final class UserSimulator<P: FetchPolicy> {
     let user: Int32
     let userHash: UInt64
     let policy: P
     let run: ReplayContext
     let tickMs: Int64
-    var state: EngineState<P.UserState>
+    @exclusivity(unchecked) var state: EngineState<P.UserState>
     /// The policy's answer, reused across decisions so its arrays keep their capacity.
-    var decision = Decision()
+    @exclusivity(unchecked) var decision = Decision()
     /// Sees what the policy sees before each decision; nil in replays. A plan uses it to say
     /// why the policy decided as it did at a wake it supposes (``PlanningSession``); it is not
     /// part of the state, so not copied with it.
