@@ -139,7 +139,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
-        .testTarget(name: "FetchCLITests", dependencies: ["FetchCLI", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgresTesting", "FetchTesting", "fetchsched"]),
+        .testTarget(name: "FetchCLITests", dependencies: [
+            "FetchCLI", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgresTesting", "FetchTesting", "fetchsched",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -100,3 +100,35 @@ struct DumpDateTests {
         do { _ = try DumpDate.wallClock(text, order: nil) } catch { #expect(error.message.contains(message), "\(error.message)") }
     }
 }
+
+/// knowledgeC records with any values a database may hold: each one becomes rows within the
+/// log's bounds or a problem, never a trap.
+struct KnowledgeRecordTests {
+    static let doubles: [Double] = [.nan, .infinity, -.infinity, 0, -1e300, 1e300, 731_833_200, -978_307_200, 3_155_760_000, 50, 100.4, 101, -0.5]
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func anyRecordBecomesBoundedRowsOrAProblem(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        var records: [KnowledgeRecord] = []
+        for key in 0..<400 {
+            let stream = KnowledgeRecord.Stream.allCases[Int(rng.next() % 4)]
+            let pick = { (rng: inout SplitMix64) in Self.doubles[Int(rng.next() % UInt64(Self.doubles.count))] }
+            let start = rng.next() % 3 == 0 ? pick(&rng) : 731_833_200 + Double(key) * 60
+            let end = rng.next() % 3 == 0 ? pick(&rng) : start + 30
+            let offset = [0, 3600, -14_400, 64_800, 64_801, Int.max, Int.min][Int(rng.next() % 7)]
+            let string = ["com.app", "", String(repeating: "x", count: 300), "a\u{0}b", nil][Int(rng.next() % 5)]
+            records.append(KnowledgeRecord(key: Int64(key), stream: stream, start: start, end: end, secondsFromGMT: offset,
+                                           string: string, number: rng.next() % 2 == 0 ? pick(&rng) : Double(rng.next() % 3)))
+        }
+        records.sort { ($0.start.isNaN ? 0 : $0.start) < ($1.start.isNaN ? 0 : $1.start) }
+        var log = ImportedLog()
+        var problems = 0
+        try KnowledgeRecord.rows(records, user: "kim", into: &log) { _, _ in problems += 1 }
+        #expect(problems > 0 && !log.rows.isEmpty)
+        for row in log.rows {
+            #expect(InputBounds.timestamps.contains(row.millis))
+            #expect(abs(row.offsetMinutes) <= UTCOffsetRule.maxMinutes)
+            if case .event(.battery, _, let value) = row.kind { #expect((0...100).contains(Int(value) ?? -1)) }
+        }
+    }
+}

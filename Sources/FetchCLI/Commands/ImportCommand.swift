@@ -13,12 +13,14 @@ struct ImportCommand: ParsableCommand {
             usagestats: the text of 'adb shell dumpsys usagestats', or a CSV of UsageStatsManager events \
             (timestamp,package,event_type); one user, named by --user. aware: CSV exports of the tables \
             applications_foreground, screen, battery, network and timezone; each device_id is a user unless \
-            --user names one for all. Formats and mapping: docs/formats.md.
+            --user names one for all. knowledgec: an iPhone's knowledgeC.db (iOS 10 to 15): app focus, lock, \
+            plug and battery, each record with its own UTC offset; one user, named by --user. Formats and mapping: \
+            docs/formats.md.
             """)
 
-    enum Source: String, ExpressibleByArgument, CaseIterable { case usagestats, aware }
+    enum Source: String, ExpressibleByArgument, CaseIterable { case usagestats, aware, knowledgec }
 
-    @Option(help: "The source's format: usagestats or aware.")
+    @Option(help: "The source's format: usagestats, aware or knowledgec.")
     var from: Source
 
     @Argument(help: ArgumentHelp("The files to read.", valueName: "file"))
@@ -59,6 +61,7 @@ struct ImportCommand: ParsableCommand {
         if dateOrder != nil && from != .usagestats { throw ValidationError("--date-order is for --from usagestats") }
         if utcOffset != nil && timeZone != nil { throw ValidationError("give --utc-offset or --time-zone, not both") }
         if from == .usagestats && user == nil { throw ValidationError("--from usagestats needs --user: a dump holds one person's events") }
+        if from == .knowledgec && user == nil { throw ValidationError("--from knowledgec needs --user: a knowledgeC.db holds one person's events") }
         if from == .usagestats && utcOffset == nil && timeZone == nil {
             throw ValidationError("--from usagestats needs --utc-offset or --time-zone: the dump prints local times without an offset")
         }
@@ -86,6 +89,21 @@ struct ImportCommand: ParsableCommand {
         case .usagestats:
             var reader = try wrap { () throws(ImportProblem) in try UsageStatsReader(user: user ?? "", offset: offset!, profile: profile, dateOrder: dateOrder) }
             for path in files { try read(path, &log) { line, log throws(ImportProblem) in try reader.read(line, into: &log) } }
+        case .knowledgec:
+            let name = try wrap { () throws(ImportProblem) in try KnowledgeRecord.checkUser(user ?? "") }
+            for path in files {
+                log.beginSection()
+                let records: [KnowledgeRecord]
+                do { records = try KnowledgeCSource.records(path: path) } catch let p as ImportProblem {
+                    throw CLIError("\(p.message) (nothing was written; try --from usagestats or aware if it is not an iPhone's)")
+                } catch { throw CLIError("\(path): \(error) (nothing was written)") }
+                try KnowledgeRecord.rows(records, user: name, into: &log) { problem, record in
+                    guard skipInvalid else {
+                        throw CLIError("\(path): ZOBJECT Z_PK=\(record.key): \(problem.message) (nothing was written; use --skip-invalid to count and skip such rows)")
+                    }
+                    skipped[problem.reason, default: 0] += 1
+                }
+            }
         case .aware:
             var reader = try wrap { () throws(ImportProblem) in try AwareReader(user: user, offset: offset, zone: Self.zone) }
             for path in try awareOrder() {

@@ -20,6 +20,7 @@ public struct ForegroundRules: Sendable {
         "com.google.android.apps.nexuslauncher", "com.android.launcher", "com.android.launcher3",
         "com.sec.android.app.launcher", "com.miui.home", "com.huawei.android.launcher",
         "com.oppo.launcher", "net.oneplus.launcher", "com.teslacoilsw.launcher", "com.microsoft.launcher",
+        "com.apple.springboard",
     ]
 
     public static let knownOverlays: Set<String> = [

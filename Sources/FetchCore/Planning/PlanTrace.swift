@@ -1,13 +1,17 @@
 /// Collects the planned fetches of one app, with the budget state before each.
+///
+/// Its stored state is accessed without dynamic exclusivity checks: it is used at every event
+/// and every supposed wake of a plan, and no method keeps an access open across a call that
+/// could start another.
 final class PlanTrace: TraceSink {
-    var rows: [TraceRow] = []
-    var planned: [FetchPlan.Entry] = []
-    var energy: Int64 = 0
-    var day: Int64 = .min
-    var user: Int32 = -1
-    var app: Int32 = -1
-    var model = UsageModel()
-    var horizon: Int64 = 0
+    @exclusivity(unchecked) var rows: [TraceRow] = []
+    @exclusivity(unchecked) var planned: [FetchPlan.Entry] = []
+    @exclusivity(unchecked) var energy: Int64 = 0
+    @exclusivity(unchecked) var day: Int64 = .min
+    @exclusivity(unchecked) var user: Int32 = -1
+    @exclusivity(unchecked) var app: Int32 = -1
+    @exclusivity(unchecked) var model = UsageModel()
+    @exclusivity(unchecked) var horizon: Int64 = 0
 
     func record(_ row: TraceRow) {
         guard user >= 0, row.user == user else { return }

@@ -4,6 +4,10 @@
 /// Feed the user's events in time order with ``receive(_:)``; ``plan(app:at:horizon:)`` then
 /// copies the state and runs the copy on through the horizon with no further events. The
 /// session itself is never advanced by planning, so plans and events can interleave.
+///
+/// Its stored state is accessed without dynamic exclusivity checks: it is used at every event
+/// and every supposed wake of a plan, and no method keeps an access open across a call that
+/// could start another.
 public final class PlanningSession<P: PlanningPolicy> {
     public let user: String
     public let planner: FetchPlanner<P>
@@ -11,11 +15,11 @@ public final class PlanningSession<P: PlanningPolicy> {
     public let apps: NameTable
     let catalog: AppCatalog
     /// The live engine state, nil before the first event.
-    var sim: UserSimulator<P>?
+    @exclusivity(unchecked) var sim: UserSimulator<P>?
     /// The user's habits, learned here for a policy that keeps none of its own (``PlanningPolicy/habits(in:)``).
-    var ownHabits: UsageModel?
+    @exclusivity(unchecked) var ownHabits: UsageModel?
     /// The time of the last event received, `Int64.min` before the first.
-    public private(set) var lastEventTime: Int64 = .min
+    @exclusivity(unchecked) public private(set) var lastEventTime: Int64 = .min
 
     /// A session for `user`, whose events name apps through `apps`.
     public init(planner: FetchPlanner<P>, user: String, apps: NameTable) {
