@@ -16,6 +16,8 @@ python3 -c "import csv, sys; rows = list(csv.DictReader(open(sys.argv[1]))); ass
 fetchsched import --from usagestats --user ann --utc-offset +01:00 data/import/usagestats-dump.txt --out "$work/ann.csv"
 fetchsched bench "$work/ann.csv" --policies none,fixed:60m,adaptive,oracle
 fetchsched import --from aware data/import/aware/*.csv --out "$work/aware.csv"
+fetchsched import --from knowledgec --user kim data/import/knowledgec/knowledgeC.db --out "$work/kim.csv"
+grep -q '^2024-03-11T08:07:30.000+01:00,kim,com.atebits.Tweetie2,open,$' "$work/kim.csv"
 fetchsched bench "$work/aware.csv" --policies none,adaptive
 
 # exec: the hourly example beside the built-in it copies; the rows must agree but for the name.
