@@ -3,6 +3,10 @@ import Foundation
 import HTTPTypes
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
+import OpenAPIURLSession
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A client of a FetchScheduler service, its operations typed from the service's OpenAPI
 /// document: `ingestEvents`, `plan`, `setInterval`, `reportFetch`, `budget`, `pushAdvice`,
@@ -13,6 +17,17 @@ extension Client {
     public static func live(serverURL: URL, token: String? = nil, httpClient: HTTPClient = .shared) -> Client {
         Client(serverURL: serverURL,
                transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)),
+               middlewares: token.map { [BearerToken(token: $0)] } ?? [])
+    }
+}
+
+extension Client {
+    /// A client of the service at `serverURL` over `URLSession`: what an app on the device uses
+    /// (a background session's configuration included), sending `token` as a bearer token when
+    /// the service runs with `--tokens`.
+    public static func live(serverURL: URL, token: String? = nil, session: URLSession) -> Client {
+        Client(serverURL: serverURL,
+               transport: URLSessionTransport(configuration: .init(session: session)),
                middlewares: token.map { [BearerToken(token: $0)] } ?? [])
     }
 }

@@ -1,5 +1,8 @@
 import FetchClient
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HummingbirdTesting
 import Testing
 
@@ -36,13 +39,17 @@ struct ClientTests {
         return next
     }
 
-    @Test func theGeneratedClientDrivesALiveServer() async throws {
+    /// The same client over either transport: AsyncHTTPClient (a server's) or URLSession (a device's).
+    @Test(arguments: ["AsyncHTTPClient", "URLSession"])
+    func theGeneratedClientDrivesALiveServer(transport: String) async throws {
         let h = try ServerHarness(tokens: ServerHarness.tokens)
         let (_, rows) = ServerHarness.log(users: 1, days: 3)
         let user = "user-0001", app = "com.example.news"
         try await h.app.test(.live) { test in
             let url = URL(string: "http://127.0.0.1:\(try #require(test.port))")!
-            let client = Client.live(serverURL: url, token: Self.token)
+            let client = transport == "URLSession"
+                ? Client.live(serverURL: url, token: Self.token, session: URLSession(configuration: .ephemeral))
+                : Client.live(serverURL: url, token: Self.token)
 
             let batch = Self.events(rows)
             let first = try await client.ingestEvents(body: .json(.init(events: batch))).ok.body.json
