@@ -110,6 +110,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The loop an iPhone app runs around the service (examples/DeviceAgent): BGTaskScheduler
+        // behind #if canImport(BackgroundTasks), the rest tested on Linux against a live server.
+        .target(name: "DeviceAgent", dependencies: ["FetchClient"], path: "examples/DeviceAgent"),
         // The command line, as a library so tests can drive it.
         .target(
             name: "FetchCLI",
@@ -134,7 +137,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "FetchServerTests", dependencies: [
-            "FetchAPI", "FetchServer", "FetchClient", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
+            "FetchAPI", "FetchServer", "FetchClient", "DeviceAgent", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "GRDB", package: "GRDB.swift"),
