@@ -137,7 +137,8 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "FetchServerTests", dependencies: [
-            "FetchAPI", "FetchServer", "FetchClient", "DeviceAgent", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
+            "FetchAPI", "FetchServer", "FetchClient", "DeviceAgent",
+            "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "GRDB", package: "GRDB.swift"),

@@ -20,7 +20,8 @@ public enum KnowledgeCSource {
         }
         return try queue.read { db in
             guard try db.tableExists("ZOBJECT") else {
-                throw ImportProblem("not knowledgeC", "\(path) has no ZOBJECT table: not a knowledgeC.db (iOS keeps it in /private/var/mobile/Library/CoreDuet/Knowledge/)")
+                throw ImportProblem("not knowledgeC", "\(path) has no ZOBJECT table: not a knowledgeC.db "
+                                    + "(iOS keeps it in /private/var/mobile/Library/CoreDuet/Knowledge/)")
             }
             let present = Set(try db.columns(in: "ZOBJECT").map { $0.name.uppercased() })
             let missing = columns.filter { !present.contains($0) }

@@ -59,7 +59,8 @@ struct KnowledgeCImportTests {
         try FileManager.default.copyItem(atPath: Self.fixture, toPath: db)
         let queue = try DatabaseQueue(path: db)
         let stream = column == "ZVALUEINTEGER" ? "/device/isLocked" : "/app/inFocus"
-        try queue.write { try $0.execute(sql: "UPDATE ZOBJECT SET \(column) = \(value) WHERE Z_PK = (SELECT MIN(Z_PK) FROM ZOBJECT WHERE ZSTREAMNAME = ?)", arguments: [stream]) }
+        let sql = "UPDATE ZOBJECT SET \(column) = \(value) WHERE Z_PK = (SELECT MIN(Z_PK) FROM ZOBJECT WHERE ZSTREAMNAME = ?)"
+        try queue.write { try $0.execute(sql: sql, arguments: [stream]) }
         try queue.close()
         let r = try Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", db, "--out", dir + "/out.csv"])
         #expect(r.status != 0)
@@ -67,6 +68,11 @@ struct KnowledgeCImportTests {
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.csv"))
         let s = try Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", db, "--out", dir + "/out.csv", "--skip-invalid"])
         #expect(s.status == 0 && s.err.contains("skipped (--skip-invalid): "), "\(s.err)")
+    }
+
+    @Test func anOffsetGivenForAKnowledgeDatabaseIsRefused() throws {
+        let r = try Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", "--utc-offset", "+01:00", Self.fixture, "--out", "/tmp/x.csv"])
+        #expect(r.status != 0 && r.err.contains("each record carries the phone's offset"), "\(r.err)")
     }
 
     @Test func aFileThatIsNoKnowledgeDatabaseIsRefusedByWhatItLacks() throws {

@@ -61,6 +61,9 @@ struct ImportCommand: ParsableCommand {
         if dateOrder != nil && from != .usagestats { throw ValidationError("--date-order is for --from usagestats") }
         if utcOffset != nil && timeZone != nil { throw ValidationError("give --utc-offset or --time-zone, not both") }
         if from == .usagestats && user == nil { throw ValidationError("--from usagestats needs --user: a dump holds one person's events") }
+        if from == .knowledgec && (utcOffset != nil || timeZone != nil) {
+            throw ValidationError("--from knowledgec takes no --utc-offset or --time-zone: each record carries the phone's offset of its moment")
+        }
         if from == .knowledgec && user == nil { throw ValidationError("--from knowledgec needs --user: a knowledgeC.db holds one person's events") }
         if from == .usagestats && utcOffset == nil && timeZone == nil {
             throw ValidationError("--from usagestats needs --utc-offset or --time-zone: the dump prints local times without an offset")
@@ -87,23 +90,12 @@ struct ImportCommand: ParsableCommand {
         }
         switch from {
         case .usagestats:
-            var reader = try wrap { () throws(ImportProblem) in try UsageStatsReader(user: user ?? "", offset: offset!, profile: profile, dateOrder: dateOrder) }
+            var reader = try wrap { () throws(ImportProblem) in
+                try UsageStatsReader(user: user ?? "", offset: offset!, profile: profile, dateOrder: dateOrder)
+            }
             for path in files { try read(path, &log) { line, log throws(ImportProblem) in try reader.read(line, into: &log) } }
         case .knowledgec:
-            let name = try wrap { () throws(ImportProblem) in try KnowledgeRecord.checkUser(user ?? "") }
-            for path in files {
-                log.beginSection()
-                let records: [KnowledgeRecord]
-                do { records = try KnowledgeCSource.records(path: path) } catch let p as ImportProblem {
-                    throw CLIError("\(p.message) (nothing was written; try --from usagestats or aware if it is not an iPhone's)")
-                } catch { throw CLIError("\(path): \(error) (nothing was written)") }
-                try KnowledgeRecord.rows(records, user: name, into: &log) { problem, record in
-                    guard skipInvalid else {
-                        throw CLIError("\(path): ZOBJECT Z_PK=\(record.key): \(problem.message) (nothing was written; use --skip-invalid to count and skip such rows)")
-                    }
-                    skipped[problem.reason, default: 0] += 1
-                }
-            }
+            try readKnowledge(into: &log, skipped: &skipped)
         case .aware:
             var reader = try wrap { () throws(ImportProblem) in try AwareReader(user: user, offset: offset, zone: Self.zone) }
             for path in try awareOrder() {
@@ -124,6 +116,26 @@ struct ImportCommand: ParsableCommand {
         }
         try file.commit()
         printError(summary(events: events, log: log, skipped: skipped))
+    }
+
+    /// Reads each knowledgeC.db given: its records in start order, each wrong one stopping the
+    /// import or counted by reason.
+    func readKnowledge(into log: inout ImportedLog, skipped: inout [String: Int]) throws {
+        let name = try wrap { () throws(ImportProblem) in try KnowledgeRecord.checkUser(user ?? "") }
+        for path in files {
+            log.beginSection()
+            let records: [KnowledgeRecord]
+            do { records = try KnowledgeCSource.records(path: path) } catch let p as ImportProblem {
+                throw CLIError("\(p.message) (nothing was written; try --from usagestats or aware if it is not an iPhone's)")
+            } catch { throw CLIError("\(path): \(error) (nothing was written)") }
+            try KnowledgeRecord.rows(records, user: name, into: &log) { problem, record in
+                guard skipInvalid else {
+                    throw CLIError("\(path): ZOBJECT Z_PK=\(record.key): \(problem.message) "
+                                   + "(nothing was written; use --skip-invalid to count and skip such rows)")
+                }
+                skipped[problem.reason, default: 0] += 1
+            }
+        }
     }
 
     func summary(events: Int, log: ImportedLog, skipped: [String: Int]) -> String {

@@ -54,7 +54,8 @@ public struct AwareReader: Sendable {
     /// Starts a file: its first line must be the header of a table this reader knows.
     public mutating func begin(header: Substring) throws(ImportProblem) {
         guard let t = Self.table(header: header) else {
-            throw ImportProblem(Self.unknownTable, "not the header of an AWARE table this reads (applications_foreground, screen, battery, network, timezone): '\(InputBounds.printable(String(header)))'")
+            throw ImportProblem(Self.unknownTable, "not the header of an AWARE table this reads (applications_foreground, screen, battery, "
+                + "network, timezone): '\(InputBounds.printable(String(header)))'")
         }
         table = t
         columns = Dictionary(try CSVFields.split(header).enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })

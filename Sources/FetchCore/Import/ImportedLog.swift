@@ -89,7 +89,11 @@ public struct ImportedLog: Sendable {
     /// Keeps in `earlier` the larger count of each kind, and empties `current`.
     static func fold(_ current: inout [(kind: ImportedRow.Kind, count: Int)], into earlier: inout [(kind: ImportedRow.Kind, count: Int)]) {
         for (kind, n) in current {
-            if let i = earlier.firstIndex(where: { $0.kind == kind }) { earlier[i].count = max(earlier[i].count, n) } else { earlier.append((kind, n)) }
+            if let i = earlier.firstIndex(where: { $0.kind == kind }) {
+                earlier[i].count = max(earlier[i].count, n)
+            } else {
+                earlier.append((kind, n))
+            }
         }
         current.removeAll(keepingCapacity: true)
     }
