@@ -1,4 +1,5 @@
 import FetchCore
+import FetchStorage
 import Foundation
 import GRDB
 
@@ -11,7 +12,9 @@ public enum KnowledgeCSource {
     /// The records of the streams this reads; a database that is not a knowledgeC one is
     /// refused with what it lacks. At most `limit` records (a bound, not a sample).
     public static func records(path: String, limit: Int = 20_000_000) throws -> [KnowledgeRecord] {
-        guard FileManager.default.isReadableFile(atPath: path) else { throw ImportProblem("unreadable", "cannot read \(path)") }
+        // Checked as every log file is (opened without blocking, a regular file): SQLite would
+        // wait on a FIFO for a writer that may never come.
+        do { _ = try LineReader(path: path, bufferSize: 64) } catch { throw ImportProblem("unreadable", error.description) }
         var configuration = Configuration()
         configuration.readonly = true
         let queue: DatabaseQueue
@@ -34,7 +37,7 @@ public enum KnowledgeCSource {
                 FROM ZOBJECT WHERE ZSTREAMNAME IN (\(streams.map { _ in "?" }.joined(separator: ", ")))
                 ORDER BY ZSTARTDATE, Z_PK LIMIT ?
                 """
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(streams + ["\(limit + 1)"]))
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(streams) + [limit + 1])
             var out: [KnowledgeRecord] = []
             while let row = try rows.next() {
                 guard out.count < limit else { throw ImportProblem("too large", "\(path) has more than \(limit) records of the streams read") }

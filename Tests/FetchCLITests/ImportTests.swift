@@ -174,7 +174,8 @@ struct ImportInputTests {
                                   + (skip ? ["--skip-invalid"] : []), limit: 60)
     }
 
-    @Test(arguments: [["import", "--from", "aware", "--utc-offset", "+01:00", "--out", "/dev/null"], ["check"], ["replay", "--policy", "none"]])
+    @Test(arguments: [["import", "--from", "aware", "--utc-offset", "+01:00", "--out", "/dev/null"], ["check"], ["replay", "--policy", "none"],
+                      ["import", "--from", "knowledgec", "--user", "kim", "--out", "/dev/null"]])
     func aFIFOIsRefusedAtOnceNotWaitedOn(args: [String]) throws {
         let fifo = Fetchsched.temp() + "/fifo"
         try #require(mkfifo(fifo, 0o600) == 0)

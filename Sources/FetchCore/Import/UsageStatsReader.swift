@@ -13,8 +13,11 @@ public struct UsageStatsReader: Sendable {
     /// The order of day and month in the dump's dates, where the phone's locale prints them
     /// (before Android 10) and a date could be read either way; nil to read it from the date.
     public let dateOrder: DumpDate.Order?
-    private var currentProfile: Int?
     private var firstProfile: Int?
+    /// The log's user for the rows of the profile at hand (checked once, where the profile
+    /// begins); nil when that profile is not the one chosen. A dump without profile lines is
+    /// the device's first user, profile 0.
+    private var currentUser: String?
     private var inEvents = false
     private var csvColumns: (time: Int, package: Int, type: Int, taskRoot: Int?)?
     private var sawFirstLine = false
@@ -24,13 +27,7 @@ public struct UsageStatsReader: Sendable {
         self.offset = offset
         self.profile = profile
         self.dateOrder = dateOrder
-    }
-
-    /// The user a row of the current profile belongs to; nil when the profile is not the one chosen.
-    private var rowUser: String? {
-        let current = currentProfile ?? 0  // a dump without profile lines: the device's first user
-        if let profile { return current == profile ? user : nil }
-        return current == (firstProfile ?? current) ? user : "\(user)-\(current)"
+        currentUser = profile == nil || profile == 0 ? self.user : nil
     }
 
     /// Reads one line of the file.
@@ -59,8 +56,12 @@ public struct UsageStatsReader: Sendable {
             inEvents = isEvent
         }
         if text.hasPrefix("user="), let n = Int(text.dropFirst(5).prefix { $0 != " " }), (0...999_999).contains(n) {
-            currentProfile = n
             if firstProfile == nil { firstProfile = n }
+            if let profile {
+                currentUser = n == profile ? user : nil
+            } else {
+                currentUser = n == firstProfile ? user : try ImportFields.name("\(user)-\(n)", "user")
+            }
             return
         }
         guard text.hasPrefix("time=") else { return }
@@ -95,7 +96,7 @@ public struct UsageStatsReader: Sendable {
     /// the app's screen the user is on, not an open of its own.
     private func add(millis: Int64, offsetMinutes: Int, type: String, package: String, taskRoot: String?,
                      into log: inout ImportedLog) throws(ImportProblem) {
-        guard let user = try rowUser.map({ name throws(ImportProblem) in try ImportFields.name(name, "user") }) else {
+        guard let user = currentUser else {
             log.ignore("events of another profile than --profile \(profile ?? 0)")
             return
         }

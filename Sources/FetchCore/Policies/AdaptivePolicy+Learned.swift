@@ -8,7 +8,7 @@ extension AdaptivePolicy {
         let now = view.now.millis
         guard let moment = PredictionMoment(point, time: now, offsetMinutes: view.offsetMinutes), moment.opened != app.id,
               let p = state.learner?.predict(app.id, at: moment, model: state.model,
-                                             horizon: OpenLearner.horizon(moment.kind, tick: view.scenario.tick)) else { return nil }
+                                             horizon: OpenLearner.policyHorizon) else { return nil }
         let pace = paced ?? self.pace(view, &state)
         paced = pace
         let sharedWake: Bool

@@ -14,9 +14,6 @@ public struct OpenLearner: Sendable {
     /// window, or the tick at ticks, fetch too early: README, "Quality").
     public static let policyHorizon: Int64 = 8 * Millis.minute
 
-    /// How far ahead a decision at a moment of `kind` looks: ``policyHorizon``.
-    public static func horizon(_ kind: PredictionMoment.Kind, tick: Int64) -> Int64 { policyHorizon }
-
     public internal(set) var counts = OpenCounts()
     public internal(set) var context: UsageContext
     public internal(set) var logistic: LogisticLearner

@@ -50,7 +50,7 @@ extension PredictionBench {
 
         mutating func moment(_ m: PredictionMoment, into bench: inout PredictionBench) {
             let t = m.time, k = m.kind.rawValue
-            let horizon = bench.policyHorizons ? OpenLearner.horizon(m.kind, tick: bench.tick) : nil
+            let horizon = bench.policyHorizons ? OpenLearner.policyHorizon : nil
             for (index, entry) in learner.counts.apps.enumerated() where entry != nil && Int32(index) != m.opened {
                 let app = Int32(index)
                 let y = label(index, at: t)

@@ -23,7 +23,7 @@ public struct PredictionBench: Sendable {
     /// When set, one learner carried from user to user instead of one per user: how the
     /// population prior (``LogisticLearner/prior``) is fitted, with `--fit-prior`.
     public var population: LogisticLearner?
-    /// The tick, when the learner learns with the policy's horizons (``OpenLearner/horizon(_:tick:)``)
+    /// Whether the learner learns with the policy's horizon (``OpenLearner/policyHorizon``)
     /// rather than the content window: how the policy's prior is fitted, with `--fit-prior --policy-horizons`.
     public var policyHorizons = false
 
