@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Runs the README's examples of issue 15's features as written (CSV output, import, exec:
-# policies), with the given fetchsched binary, from the repository root. CI runs it.
+# Runs every command of the README's examples as written (scripts/run-readme.py), then checks
+# what some of them print: the CSV output, the imports, exec: policies against the built-ins
+# they copy, the prediction benchmark. With the given fetchsched binary, from the repository
+# root. CI runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:?usage: scripts/readme-examples.sh path/to/fetchsched}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fetchsched() { "$bin" "$@"; }
+
+python3 scripts/run-readme.py "$bin" README.md
 
 # bench --format csv --per user, read back with Python's csv module.
 fetchsched bench data/sample.csv --policies none,fixed:60m,adaptive --format csv --per user > "$work/per-user.csv"

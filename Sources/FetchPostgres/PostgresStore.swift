@@ -10,7 +10,7 @@ import PostgresNIO
 /// on one database.
 ///
 /// Every table of a user's data has the user's stored name as the first column of its primary
-/// key, so the schema can be distributed by user (README "Serving on PostgreSQL" says how). The
+/// key, so the schema can be distributed by user (docs/cli.md, "Serving on PostgreSQL", says how). The
 /// schema is made and migrated by the program (``migrations``), under an advisory lock so that
 /// instances starting together do not race. The client's connection pool runs in a task the
 /// store owns until ``close()``.

@@ -17,7 +17,7 @@ struct ClientTests {
                          event: Event.EventPayload(rawValue: $0["event"]!)!, app: $0["app"], value: $0["value"]) }
     }
 
-    /// README's background-refresh loop, as written there (`scheduleNextRefresh` returns here).
+    /// The background-refresh loop of docs/cli.md ("A typed Swift client"), as written there (`scheduleNextRefresh` returns here).
     static func refresh(_ client: Client, userID: String, now: String, fetchStart: String) async throws -> String? {
         _ = try await client.ingestEvents(body: .json(.init(events: [
             .init(id: UUID().uuidString, user: userID, timestamp: now, event: .open, app: "com.example.news"),
@@ -83,7 +83,7 @@ struct ClientTests {
             }
 
             let next = try await Self.refresh(client, userID: user, now: start, fetchStart: start)
-            #expect(next != nil, "README's loop found no plan")
+            #expect(next != nil, "docs/cli.md's loop found no plan")
 
             let deleted = try await client.deleteUser(path: .init(user: user)).ok.body.json
             #expect(deleted.user == user && deleted.deletedEvents == rows.count + 1)

@@ -8,7 +8,7 @@ import Foundation
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Turn Android usage-statistics dumps or AWARE CSV exports into a canonical usage log.",
+        abstract: "Turn Android usage-statistics dumps, AWARE CSV exports or an iPhone's knowledgeC.db into a canonical usage log.",
         discussion: """
             usagestats: the text of 'adb shell dumpsys usagestats', or a CSV of UsageStatsManager events \
             (timestamp,package,event_type); one user, named by --user. aware: CSV exports of the tables \

@@ -25,7 +25,7 @@ public final class SchedulerService: Sendable {
     let pastRebuilds: RebuildLimiter
 
     /// The default of `maxUsersInMemory`: each live user state holds its engine and usage model
-    /// (README "Serving" gives the measured memory per state).
+    /// (Benchmarks/RESULTS.md, "Service memory", gives the measured memory per state).
     public static let defaultMaxUsersInMemory = 10_000
 
     /// A service over `store`; at most `maxUsersInMemory` users' live states are kept, the
