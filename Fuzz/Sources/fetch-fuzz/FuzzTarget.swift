@@ -9,7 +9,7 @@ import Glibc
 /// Each must return or throw its own error for any bytes: a trap, an overflow or a hang is a
 /// finding.
 enum FuzzTarget: String, CaseIterable {
-    case csv, jsonl, timestamp, duration, scenario, request, usagestats, aware, shard
+    case csv, jsonl, timestamp, duration, scenario, request, usagestats, aware, shard, dumpdate, knowledgec
 
     static let selected: FuzzTarget = {
         guard let name = getenv("FETCH_FUZZ_TARGET").map({ String(cString: $0) }), let t = FuzzTarget(rawValue: name) else {
@@ -52,9 +52,18 @@ enum FuzzTarget: String, CaseIterable {
         case .request:
             Self.request(Data(bytes))
         case .usagestats:
-            Self.importLines(bytes, header: false) { try UsageStatsReader(user: "fuzz", offset: .fixed(minutes: 60)) } read: { r, line, log in
+            // The input's first byte picks the date order (none, or each of `--date-order`'s).
+            let orders: [DumpDate.Order?] = [nil] + DumpDate.Order.allCases.map { $0 }
+            let order = orders[Int(bytes.first ?? 0) % orders.count]
+            Self.importLines(bytes, header: false) {
+                try UsageStatsReader(user: "fuzz", offset: .fixed(minutes: 60), dateOrder: order)
+            } read: { r, line, log in
                 try r.read(line, into: &log)
             }
+        case .dumpdate:
+            Self.dumpDate(String(decoding: bytes, as: UTF8.self))
+        case .knowledgec:
+            Self.knowledgeRecords(bytes)
         case .aware:
             // The first line is the table's header; the zone lookup knows one zone, as a fixed offset.
             Self.importLines(bytes, header: true) {
@@ -88,6 +97,53 @@ enum FuzzTarget: String, CaseIterable {
         for row in log.rows {
             precondition(InputBounds.timestamps.contains(row.millis) && abs(row.offsetMinutes) <= 18 * 60)
             precondition(InputBounds.nameProblem(row.user) == nil)
+        }
+        _ = log.canonical(rules: ForegroundRules(launchers: ForegroundRules.knownLaunchers, overlays: ForegroundRules.knownOverlays)) { _ in }
+    }
+
+    /// A dump's date in every order: a wall clock between 1970 and 2100, the same whatever
+    /// order is given when the date itself says which it is.
+    static func dumpDate(_ text: String) {
+        var results: [Int64?] = []
+        for order in [nil] + DumpDate.Order.allCases.map({ $0 }) {
+            let millis = try? DumpDate.wallClock(text, order: order)
+            if let millis { precondition((0..<InputBounds.timestamps.upperBound).contains(millis)) }
+            results.append(millis)
+        }
+        // Read with no order, a date is unambiguous: any order that reads it reads the same.
+        if let plain = results[0] { precondition(results.allSatisfy { $0 == nil || $0 == plain }) }
+    }
+
+    /// knowledgeC records made of the input (a stream, three doubles, an offset, a bundle id,
+    /// 32 bytes each), in start order as the SQLite rim gives them, then the rows they become:
+    /// every kept row within the log's bounds, every other record a problem, never a trap.
+    static func knowledgeRecords(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var records: [KnowledgeRecord] = []
+        var at = 0
+        func double() -> Double {
+            var bits: UInt64 = 0
+            for i in 0..<8 where at + i < bytes.count { bits |= UInt64(bytes[at + i]) << (8 * UInt64(i)) }
+            at += 8
+            // Small whole numbers and plain dates as often as odd bit patterns.
+            return bits & 1 == 0 ? Double(bitPattern: bits) : Double(Int64(truncatingIfNeeded: bits >> 1) % 4_000_000_000)
+        }
+        while at < bytes.count, records.count < 256 {
+            let stream = KnowledgeRecord.Stream.allCases[Int(bytes[at]) % 4], key = Int64(records.count)
+            at += 1
+            let start = double(), end = double(), number = double()
+            // Offsets up to ±36 hours, twice the bound, from the number's low bits.
+            let offset = Int(Int16(truncatingIfNeeded: number.bitPattern & 0xFFFF)) * 4
+            let name = String(decoding: bytes[min(at, bytes.count)..<min(at + 7, bytes.count)], as: UTF8.self)
+            at += 7
+            records.append(KnowledgeRecord(key: key, stream: stream, start: start, end: end, secondsFromGMT: offset, string: name,
+                                           number: number))
+        }
+        records.sort { ($0.start.isNaN ? -.infinity : $0.start, $0.key) < ($1.start.isNaN ? -.infinity : $1.start, $1.key) }
+        var log = ImportedLog(), problems = 0
+        try? KnowledgeRecord.rows(records, user: "fuzz", into: &log) { _, _ in problems += 1 }
+        precondition(problems <= records.count)
+        for row in log.rows {
+            precondition(InputBounds.timestamps.contains(row.millis) && abs(row.offsetMinutes) <= 18 * 60)
         }
         _ = log.canonical(rules: ForegroundRules(launchers: ForegroundRules.knownLaunchers, overlays: ForegroundRules.knownOverlays)) { _ in }
     }
