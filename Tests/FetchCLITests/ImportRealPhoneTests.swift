@@ -141,7 +141,7 @@ struct ImportAwareRealTests {
     }
 
     @Test func stateRowsOutOfTimeOrderGiveTheSameLogAsInOrder() throws {
-        let rows = ["1,1710147600000,dev,2,50,100,0", "2,1710151200000,dev,2,60,100,1", "3,1710154800000,dev,3,90,100,0"]
+        let rows = ["1,1710147600000,dev,3,50,100,0", "2,1710151200000,dev,2,60,100,1", "3,1710154800000,dev,3,90,100,0"]
         func table(_ rows: [String]) -> [String: String] { ["battery.csv": Self.batteryHeader + rows.joined(separator: "\n") + "\n"] }
         let (a, inOrder) = try ImportRealPhoneTests.importing("aware", table(rows))
         let (b, shuffled) = try ImportRealPhoneTests.importing("aware", table(rows.reversed()))

@@ -9,7 +9,7 @@ extension AwareReader {
             return x.millis != y.millis ? x.millis < y.millis : a < b
         }
         var screen: [String: Bool] = [:]
-        var battery: [String: (adaptor: Int, level: Int)] = [:]
+        var battery: [String: (plugged: Bool, level: Int)] = [:]
         var network: [String: (wifi: Bool, mobile: Bool, airplane: Bool, last: Network?)] = [:]
         for i in order {
             let row = states[i]
@@ -21,11 +21,11 @@ extension AwareReader {
                 if screen[row.device] == on { log.ignore("screen state reported again (an unlock after the screen came on)"); continue }
                 screen[row.device] = on
                 add(on ? .screenOn : .screenOff)
-            case .battery(let adaptor, let level):
+            case .battery(let plugged, let level):
                 let last = battery[row.device]
-                if last == nil || (adaptor > 0) != (last!.adaptor > 0) { add(adaptor > 0 ? .plugged : .unplugged) }
+                if plugged != last?.plugged { add(plugged ? .plugged : .unplugged) }
                 if level != last?.level { add(.battery, "\(level)") }
-                battery[row.device] = (adaptor, level)
+                battery[row.device] = (plugged, level)
             case .network(let type, let on):
                 var s = network[row.device] ?? (false, false, false, nil)
                 switch type {

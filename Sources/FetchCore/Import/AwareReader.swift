@@ -20,7 +20,7 @@ public struct AwareReader: Sendable {
 
     enum State {
         case screen(on: Bool)
-        case battery(adaptor: Int, level: Int)
+        case battery(plugged: Bool, level: Int)
         case network(type: Int, on: Bool)
     }
 
@@ -94,11 +94,13 @@ public struct AwareReader: Sendable {
             // unlock is a screen_on as the screen coming on is; the second of the two is a repeat.
             keep(.screen(on: [1, 3].contains(try ImportFields.int(try field("screen_status"), "screen_status", in: 0...3))))
         case .battery:
-            _ = try ImportFields.int(try field("battery_status"), "battery_status", in: -2...5)
+            let status = try ImportFields.int(try field("battery_status"), "battery_status", in: -2...5)
             let scale = try ImportFields.int(try field("battery_scale"), "battery_scale", in: 0...10_000)
             let raw = try ImportFields.int(try field("battery_level"), "battery_level", in: 0...max(100, scale))
             let adaptor = try ImportFields.int(try field("battery_adaptor"), "battery_adaptor", in: 0...8)
-            keep(.battery(adaptor: adaptor, level: scale > 0 ? raw * 100 / scale : raw))
+            // AWARE on iOS writes no adaptor (always 0) and the battery state in Android's codes:
+            // 2 charging, 5 full (plugged in at 100%), 4 unplugged. Charging means power on Android too.
+            keep(.battery(plugged: adaptor > 0 || status == 2 || status == 5, level: scale > 0 ? raw * 100 / scale : raw))
         case .network:
             let type = try ImportFields.int(try field("network_type"), "network_type", in: -1...5)
             let on = try ImportFields.int(try field("network_state"), "network_state", in: 0...1) == 1

@@ -31,6 +31,13 @@ public struct ForegroundRules: Sendable {
 
     public enum Role { case app, launcher, overlay }
 
+    /// Whether an activity is a home screen, whatever its package: one in a `launcher` package
+    /// path (`com.google.android.launcher.GEL`, the Google Now Launcher, shipped inside the
+    /// Google app `com.google.android.googlequicksearchbox`, whose search screen is an app).
+    public static func isHomeActivity(_ className: String) -> Bool {
+        className.lowercased().split(separator: ".").dropLast().contains("launcher")
+    }
+
     public func role(of package: String) -> Role {
         let lower = package.lowercased()
         if launchers.contains(package) || lower.contains("launcher") || lower.hasSuffix(".home") { return .launcher }
@@ -55,6 +62,9 @@ public struct ForegroundRules: Sendable {
                     out.append(ImportedRow(user: row.user, millis: row.millis, offsetMinutes: row.offsetMinutes,
                                            kind: .event(.open, app: app, value: "")))
                 }
+            case .home:
+                current = nil
+                dropped += 1
             case .event(let kind, _, _):
                 if kind == .screenOff { current = nil }
                 out.append(row)

@@ -3,6 +3,10 @@ public struct ImportedRow: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// An app came to the foreground; it may become an `open`.
         case foreground(app: String)
+        /// The home screen came to the front, shown by an activity of a package that is also an
+        /// app of its own (the Google app's launcher on Android 5 and 6): it ends the app in
+        /// front and opens nothing.
+        case home
         /// A canonical event as it is; `app` is empty for device events.
         case event(EventKind, app: String, value: String)
     }

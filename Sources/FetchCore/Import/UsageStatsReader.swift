@@ -46,8 +46,8 @@ public struct UsageStatsReader: Sendable {
             let millis = try ImportFields.epochMillis(f[columns.time], "timestamp")
             let type = f[columns.type].allSatisfy(\.isNumber) ? try Self.typeName(code: f[columns.type]) : f[columns.type]
             let root = columns.taskRoot.flatMap { $0 < f.count ? f[$0] : nil }
-            return try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: f[columns.package], taskRoot: root,
-                           into: &log)
+            return try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: f[columns.package],
+                           pairs: root.map { ["taskRootPackage": $0] } ?? [:], into: &log)
         }
         // A run of event lines is a section; a dump may print the same events again in another.
         let isEvent = text.hasPrefix("time=")
@@ -71,12 +71,11 @@ public struct UsageStatsReader: Sendable {
         }
         if time.allSatisfy(\.isNumber) {
             let millis = try ImportFields.epochMillis(time, "time")
-            try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: package, taskRoot: pairs["taskRootPackage"],
-                    into: &log)
+            try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: package, pairs: pairs, into: &log)
         } else {
             let (millis, minutes) = offset.utc(fromLocal: try DumpDate.wallClock(time, order: dateOrder))
             guard InputBounds.timestamps.contains(millis) else { throw ImportProblem("bad time", "time '\(time)' is outside 1970 to 2100") }
-            try add(millis: millis, offsetMinutes: minutes, type: type, package: package, taskRoot: pairs["taskRootPackage"], into: &log)
+            try add(millis: millis, offsetMinutes: minutes, type: type, package: package, pairs: pairs, into: &log)
         }
     }
 
@@ -93,9 +92,11 @@ public struct UsageStatsReader: Sendable {
 
     /// Adds one event. An activity shown in another app's task (a photo picker, a document
     /// chooser, an intent resolver: `taskRootPackage` is that app) belongs to that app: it is
-    /// the app's screen the user is on, not an open of its own.
-    private func add(millis: Int64, offsetMinutes: Int, type: String, package: String, taskRoot: String?,
+    /// the app's screen the user is on, not an open of its own. A home-screen activity (`class=`)
+    /// is the home screen whatever its package.
+    private func add(millis: Int64, offsetMinutes: Int, type: String, package: String, pairs: [String: String] = [:],
                      into log: inout ImportedLog) throws(ImportProblem) {
+        let taskRoot = pairs["taskRootPackage"]
         guard let user = currentUser else {
             log.ignore("events of another profile than --profile \(profile ?? 0)")
             return
@@ -111,6 +112,8 @@ public struct UsageStatsReader: Sendable {
         }
         let kind: ImportedRow.Kind
         switch role {
+        case .foreground where pairs["class"].map(ForegroundRules.isHomeActivity) ?? false:
+            kind = .home
         case .foreground:
             let inTask = taskRoot.map { !$0.isEmpty && $0 != "null" && $0 != package } ?? false
             kind = .foreground(app: inTask ? try ImportFields.name(taskRoot!, "taskRootPackage") : try ImportFields.name(package, "package"))
