@@ -140,6 +140,20 @@ struct ImportAwareRealTests {
         }
     }
 
+    /// AWARE on iOS writes no adaptor (0) and the charging state in Android's codes (2 charging,
+    /// 5 full, 4 unplugged); exports through pandas or R write whole numbers as `3.0`, as in the
+    /// AWARE test data of the RAPIDS pipeline. Both were refused or lost before.
+    @Test func anIPhonesChargingComesFromItsStatusAndNumbersMayCarryAZeroFraction() throws {
+        let header = "timestamp,device_id,battery_status,battery_level,battery_scale,battery_voltage,battery_temperature,battery_adaptor,"
+            + "battery_health,battery_technology\n"
+        let rows = ["1710147600000,iphone,4.0,80.0,100.0,0.0,0.0,0.0,0.0,", "1710151200000,iphone,2.0,79.0,100.0,0.0,0.0,0.0,0.0,",
+                    "1710154800000,iphone,5.0,100.0,100.0,0.0,0.0,0.0,0.0,", "1710158400000,iphone,4.0,99.0,100.0,0.0,0.0,0.0,0.0,"]
+        let (r, log) = try ImportRealPhoneTests.importing("aware", ["battery.csv": header + rows.joined(separator: "\n") + "\n"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(ImportRealPhoneTests.rows(log).filter { !$0.contains("battery") }
+                == ["09:00:00 iphone  unplugged ", "10:00:00 iphone  plugged ", "12:00:00 iphone  unplugged "])
+    }
+
     @Test func stateRowsOutOfTimeOrderGiveTheSameLogAsInOrder() throws {
         let rows = ["1,1710147600000,dev,3,50,100,0", "2,1710151200000,dev,2,60,100,1", "3,1710154800000,dev,3,90,100,0"]
         func table(_ rows: [String]) -> [String: String] { ["battery.csv": Self.batteryHeader + rows.joined(separator: "\n") + "\n"] }

@@ -108,8 +108,11 @@ struct ImportTests {
         ("usagestats", "time=\"2024-03-11 07:58:02\" type=ACTIVITY_RESUMED\n", ":1: an event line needs time=, type= and package="),
         ("usagestats", "time=\"2024-03-11 07:58:02\" type=ACTIVITY_RESUMED package=\(String(repeating: "p", count: 300))\n", ":1: package 'ppp"),
         ("aware", "_id,timestamp,device_id,screen_status\n1,1710136800000.0,dev,7\n", ":2: screen_status '7' is not a whole number from 0 to 3"),
-        // Issue 34: only digits are a number; what a lenient parser would also take is refused.
-        ("aware", "_id,timestamp,device_id,screen_status\n1,1710136800000,dev,1.0\n", ":2: screen_status '1.0' is not a whole number"),
+        // Issue 34: only digits are a number (a fraction of zeros, as pandas writes, aside); what a
+        // lenient parser would also take is refused.
+        ("aware", "_id,timestamp,device_id,screen_status\n1,1710136800000,dev,1.5\n", ":2: screen_status '1.5' is not a whole number"),
+        ("aware", "_id,timestamp,device_id,screen_status\n1,1710136800000,dev,-0.0\n", ":2: screen_status '-0.0' is not a whole number"),
+        ("aware", "_id,timestamp,device_id,screen_status\n1,1710136800000,dev,1.\n", ":2: screen_status '1.' is not a whole number"),
         ("aware", "_id,timestamp,device_id,screen_status\n1,1710136800000,dev,-0\n", ":2: screen_status '-0' is not a whole number"),
         ("aware", "_id,timestamp,device_id,screen_status\n1,1710136800000,dev,+1\n", ":2: screen_status '+1' is not a whole number"),
         ("aware", "_id,timestamp,device_id,screen_status\n1,0x10,dev,1\n", ":2: timestamp '0x10' is not Unix milliseconds"),

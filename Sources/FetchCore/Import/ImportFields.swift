@@ -17,14 +17,25 @@ enum ImportFields {
         return Int64(value.rounded())
     }
 
-    /// A whole number in `range`: digits, with a minus sign when negative (not `-0`, `+5`, ` 5` or `1.0`).
+    /// A whole number in `range`: digits, with a minus sign when negative (not `-0`, `+5`, ` 5` or
+    /// `1.5`). A point and zeros may follow (`3.0`): exports through pandas or R write whole
+    /// columns so when any of their values was missing.
     static func int(_ text: String, _ what: String, in range: ClosedRange<Int>) throws(ImportProblem) -> Int {
-        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-        guard text.utf8.count <= 12, isDecimal(digits, fraction: false), !(text.hasPrefix("-") && digits.allSatisfy { $0 == "0" }),
-              let value = Int(text), range.contains(value) else {
+        let whole = Self.droppingZeroFraction(text)
+        let digits = whole.hasPrefix("-") ? whole.dropFirst() : Substring(whole)
+        guard text.utf8.count <= 12, isDecimal(digits, fraction: false), !(whole.hasPrefix("-") && digits.allSatisfy { $0 == "0" }),
+              let value = Int(whole), range.contains(value) else {
             throw ImportProblem("bad \(what)", "\(what) '\(InputBounds.printable(text))' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
+    }
+
+    /// `text` without a fraction of zeros (`3.00` is `3`); any other text as it is.
+    static func droppingZeroFraction(_ text: String) -> String {
+        guard let point = text.utf8.firstIndex(of: UInt8(ascii: ".")) else { return text }
+        let fraction = text.utf8[text.utf8.index(after: point)...]
+        guard !fraction.isEmpty, fraction.allSatisfy({ $0 == UInt8(ascii: "0") }) else { return text }
+        return String(text[..<point])
     }
 
     /// One or more ASCII digits, then (when `fraction`) optionally a point and one to six digits.
