@@ -50,4 +50,36 @@ struct LogisticLearnerTests {
         }
         #expect(learner.learned == 300)
     }
+
+    /// A weighted step is the step of the gradient times the weight; one no in four is picked,
+    /// the same ones in every run.
+    @Test(arguments: [UInt64(8), 9])
+    func oneNoInFourIsLearnedWeighedFourTimes(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var weighted = LogisticLearner(window: OpenLearner.defaultWindow)
+        for _ in 0..<100 {
+            let x = Self.randomVector(&rng, scale: 4.6)
+            var squares = weighted.squares, weights = weighted.weights
+            let e = 4 * Float(weighted.probability(x))
+            for i in 0..<OpenFeatures.Vector.scalarCount {
+                let g = e * x[i]
+                squares[i] += g * g
+                weights[i] -= LogisticLearner.userRate * g / squares[i].squareRoot()
+                    + LogisticLearner.pull * (weights[i] - LogisticLearner.prior[i])
+            }
+            weighted.learn(x, label: false, weight: 4)
+            #expect(weighted.weights == weights && weighted.squares == squares)
+        }
+        var picked = 0
+        for app in 0..<40 {
+            for minute in 0..<500 {
+                let time = 1_736_000_000_000 + Int64(minute) * Millis.minute
+                let w = LogisticLearner.negativeWeight(app: app, time: time)
+                #expect(w == nil || w == 4)
+                #expect(w == LogisticLearner.negativeWeight(app: app, time: time))
+                if w != nil { picked += 1 }
+            }
+        }
+        #expect((4_500...5_500).contains(picked), "\(picked) of 20,000 picked")
+    }
 }

@@ -62,10 +62,13 @@ struct PredictionTests {
         let at = log.time("07:10").millis
         _ = learner.predict(news, at: PredictionMoment(kind: .tick, time: at, offsetMinutes: 0), model: model)
         _ = learner.predict(mail, at: PredictionMoment(kind: .tick, time: at, offsetMinutes: 0), model: model)
-        #expect(learner.logistic.learned == 0)
-        // news opens at 08:00, after the window of the 07:10 moment: both are noes, learned then.
+        #expect(learner.logistic.settled == 0 && learner.logistic.learned == 0)
+        // news opens at 08:00, after the window of the 07:10 moment: both are noes, settled then
+        // (and learned from as far as the sample of noes picks them).
         learner.observe(log.events[2])
-        #expect(learner.logistic.learned == 2)
+        #expect(learner.logistic.settled == 2)
+        let picked = [news, mail].filter { LogisticLearner.negativeWeight(app: Int($0), time: at) != nil }.count
+        #expect(learner.logistic.learned == picked)
     }
 
     @Test func thePredictionBenchIsDeterministicAndScoresEveryModelOnTheSameExamples() throws {

@@ -25,6 +25,8 @@ public struct LogisticLearner: Sendable {
     /// The content window: the longest an example waits for its label.
     let window: Int64
     public internal(set) var weights: OpenFeatures.Vector
+    /// Examples labelled, and steps taken from them (a no learned from only in a sample).
+    public internal(set) var settled = 0
     public internal(set) var learned = 0
     public internal(set) var dropped = 0
     var squares = OpenFeatures.Vector(repeating: 1)
@@ -140,7 +142,12 @@ public struct LogisticLearner: Sendable {
         var kept = 0
         for ex in pending[i] {
             if let y = label(ex) {
-                learn(ex.x, label: y)
+                settled += 1
+                if y {
+                    learn(ex.x, label: true)
+                } else if let weight = Self.negativeWeight(app: i, time: ex.time) {
+                    learn(ex.x, label: false, weight: weight)
+                }
             } else {
                 pending[i][kept] = ex
                 kept += 1
@@ -170,9 +177,26 @@ public struct LogisticLearner: Sendable {
         (0..<OpenFeatures.Vector.scalarCount).map { ResultText.fixed(Double(weights[$0]), 4) }.joined(separator: ", ")
     }
 
-    /// One AdaGrad step of the log-loss, pulled toward the prior.
-    mutating func learn(_ x: OpenFeatures.Vector, label: Bool) {
-        let e = SIMD4(repeating: Float(probability(x) - (label ? 1 : 0)))
+    /// One in this many noes is learned from, weighed as that many, so that the gradient stays
+    /// the same in expectation: the noes outnumber the yeses about thirty to one, and each costs
+    /// a step. Every yes is learned from.
+    static let negativeSample: UInt64 = 4
+
+    /// The weight of a no about app `app` at `time`: ``negativeSample`` for the one in that many
+    /// a hash of the two picks, nil for the others (the pick is deterministic, the same in any run).
+    @inline(__always)
+    public static func negativeWeight(app: Int, time: Int64) -> Float? {
+        var z = UInt64(bitPattern: time) &+ UInt64(truncatingIfNeeded: app) &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return z % negativeSample == 0 ? Float(negativeSample) : nil
+    }
+
+    /// One AdaGrad step of the log-loss, pulled toward the prior; `weight` counts the example
+    /// as that many.
+    mutating func learn(_ x: OpenFeatures.Vector, label: Bool, weight: Float = 1) {
+        let e = SIMD4(repeating: weight * Float(probability(x) - (label ? 1 : 0)))
         let rate = SIMD4(repeating: rate), pull = SIMD4(repeating: Self.pull)
         // Four lanes at a time through memory (``dot(_:_:)`` says why).
         withUnsafeMutableBytes(of: &weights) { weights in
