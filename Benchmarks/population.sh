@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# A population run: generate USERS × DAYS, bench the five reference policies and then the full
+# frontier (every family's sweep and the two oracles) as SHARDS shards side by side, merge each,
+# and report wall time, each shard's peak memory and the cost per million user-days.
+# Usage: Benchmarks/population.sh [users] [days] [shards]   (from the repository root; not in CI)
+# WORK=DIR keeps the log, the shard reports and the merged tables there (default: a temporary
+# directory, removed at the end).
+set -euo pipefail
+users=${1:-20000}; days=${2:-28}; shards=${3:-2}
+if [[ -n "${WORK:-}" ]]; then
+  work=$WORK; mkdir -p "$work"
+else
+  work=$(mktemp -d /tmp/fetchsched-population.XXXXXX)
+  trap 'rm -rf "$work"' EXIT
+fi
+# Shards run in the background: a stopped run takes them with it.
+trap 'kill $(jobs -p) 2>/dev/null || true' INT TERM
+swift build -c release --product fetchsched >/dev/null 2>&1
+bin=$(swift build -c release --show-bin-path)/fetchsched
+log="$work/population.csv"
+user_days=$((users * days))
+echo "population: $users users × $days days = $user_days user-days, $shards shards, $(nproc) cores"
+/usr/bin/time -f "%e %M" -o "$work/generate.time" "$bin" generate --users "$users" --days "$days" --seed 11 --out "$log"
+read -r gen_s gen_kb < "$work/generate.time"
+echo "generate: ${gen_s} s, $(( $(stat -c %s "$log") / 1000000 )) MB, peak $((gen_kb / 1024)) MiB"
+
+# run NAME ARGS...: the bench as $shards shards at once, one thread each, then merge.
+run() {
+  local name=$1; shift
+  local start end
+  start=$(date +%s.%N)
+  for ((i = 0; i < shards; i++)); do
+    /usr/bin/time -f "%e %U %S %M" -o "$work/$name-$i.time" \
+      "$bin" bench "$log" "$@" --threads 1 --quiet --shard "$i/$shards" > "$work/$name-$i.json" &
+  done
+  wait
+  "$bin" merge "$work/$name"-*.json --format markdown > "$work/$name.md"
+  end=$(date +%s.%N)
+  python3 - "$work" "$name" "$shards" "$start" "$end" "$user_days" <<'PY'
+import sys
+work, name, shards, start, end, user_days = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+wall = end - start
+cpu, peaks = 0.0, []
+for i in range(shards):
+    e, u, s, kb = open(f"{work}/{name}-{i}.time").read().split()
+    cpu += float(u) + float(s)
+    peaks.append(int(kb) / 1024)
+per_million = 1e6 / user_days
+print(f"{name}: wall {wall:.1f} s (merge included), CPU {cpu:.1f} s; peak per shard "
+      + ", ".join(f"{p:.0f} MiB" for p in peaks)
+      + f"; per million user-days: {wall * per_million:.1f} s wall, {cpu * per_million:.1f} CPU-s")
+PY
+}
+
+run reference --policies none,fixed:15m,ios,adaptive,oracle
+run frontier --policies none --frontier
+echo "merged tables: $work/reference.md, $work/frontier.md"
+if [[ -n "${WORK:-}" ]]; then head -8 "$work/reference.md"; fi
