@@ -3,10 +3,11 @@
 # frontier (every family's sweep and the two oracles) as SHARDS shards side by side, merge each,
 # and report wall time, each shard's peak memory and the cost per million user-days.
 # Usage: Benchmarks/population.sh [users] [days] [shards]   (from the repository root; not in CI)
+# PARALLEL=N runs at most N shards at a time (default: the number of cores).
 # WORK=DIR keeps the log, the shard reports and the merged tables there (default: a temporary
 # directory, removed at the end).
 set -euo pipefail
-users=${1:-20000}; days=${2:-28}; shards=${3:-2}
+users=${1:-20000}; days=${2:-28}; shards=${3:-2}; parallel=${PARALLEL:-$(nproc)}
 if [[ -n "${WORK:-}" ]]; then
   work=$WORK; mkdir -p "$work"
 else
@@ -19,7 +20,7 @@ swift build -c release --product fetchsched >/dev/null 2>&1
 bin=$(swift build -c release --show-bin-path)/fetchsched
 log="$work/population.csv"
 user_days=$((users * days))
-echo "population: $users users × $days days = $user_days user-days, $shards shards, $(nproc) cores"
+echo "population: $users users × $days days = $user_days user-days, $shards shards, $parallel at a time, $(nproc) cores"
 /usr/bin/time -f "%e %M" -o "$work/generate.time" "$bin" generate --users "$users" --days "$days" --seed 11 --out "$log"
 read -r gen_s gen_kb < "$work/generate.time"
 echo "generate: ${gen_s} s, $(( $(stat -c %s "$log") / 1000000 )) MB, peak $((gen_kb / 1024)) MiB"
@@ -30,6 +31,8 @@ run() {
   local start end
   start=$(date +%s.%N)
   for ((i = 0; i < shards; i++)); do
+    # At most $parallel shards at a time (a shard's memory grows with its users).
+    while (( $(jobs -rp | wc -l) >= parallel )); do wait -n; done
     /usr/bin/time -f "%e %U %S %M" -o "$work/$name-$i.time" \
       "$bin" bench "$log" "$@" --threads 1 --quiet --shard "$i/$shards" > "$work/$name-$i.json" &
   done
