@@ -71,7 +71,8 @@ struct ImportCorpusTests {
     func anIPhonesAwareExportGivesUnlocksAndChargingBesideItsKnowledgeC() throws {
         let dir = Fetchsched.temp()
         let aware = dir + "/aware.csv", opens = dir + "/opens.csv", store = dir + "/store.db"
-        let files = ["screen", "battery", "network", "timezone"].map { Fetchsched.root.appendingPathComponent("data/import/aware-ios/\($0).csv").path }
+        let files = ["screen", "battery", "network", "timezone"]
+            .map { Fetchsched.root.appendingPathComponent("data/import/aware-ios/\($0).csv").path }
         let i = try Fetchsched.run(["import", "--from", "aware", "--user", "kim", "--out", aware] + files)
         #expect(i.status == 0, "\(i.err)")
         let rows = try String(contentsOfFile: aware, encoding: .utf8).split(separator: "\n").dropFirst()
