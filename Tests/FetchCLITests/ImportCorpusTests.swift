@@ -63,6 +63,24 @@ struct ImportCorpusTests {
         #expect(n.status == 0 && n.out.contains("\"plan\""), "\(n.err)")
     }
 
+    /// data/import/aware: AWARE's CSV as its Android client exports it, through import, bench,
+    /// ingest and next (the device id is the user).
+    @Test
+    func anAndroidAwareExportImportsBenchesAndPlans() throws {
+        let dir = Fetchsched.temp()
+        let log = dir + "/aware.csv", store = dir + "/store.db"
+        let files = ["applications_foreground", "screen", "battery", "network", "timezone"]
+            .map { Fetchsched.root.appendingPathComponent("data/import/aware/\($0).csv").path }
+        let i = try Fetchsched.run(["import", "--from", "aware", "--out", log] + files)
+        #expect(i.status == 0 && i.err.contains("wrote 15 events"), "\(i.err)")
+        let b = try Fetchsched.run(["bench", log, "--policies", "none,adaptive,oracle", "--format", "csv"])
+        #expect(b.status == 0 && b.out.split(separator: "\r\n").count == 4, "\(b.err)")
+        #expect(try Fetchsched.run(["ingest", log, "--db", store]).status == 0)
+        let n = try Fetchsched.run(["next", "--db", store, "--user", "4b5e0c1a-7c2d-4f7e-9d3e-2a6b8f1c0d11", "--app", "com.spotify.music",
+                                    "--format", "json"])
+        #expect(n.status == 0 && n.out.contains("\"plan\""), "\(n.err)")
+    }
+
     /// data/import/aware-ios: AWARE's CSV as its iOS framework writes it (no `_id` column, the
     /// lock state as 2 and 3, no battery adaptor and the charging state in Android's codes, no
     /// foreground apps). Its unlocks and charging come through, and beside the same person's
