@@ -180,7 +180,7 @@ public struct LogisticLearner: Sendable {
     /// One in this many noes is learned from, weighed as that many, so that the gradient stays
     /// the same in expectation: the noes outnumber the yeses about thirty to one, and each costs
     /// a step. Every yes is learned from.
-    static let negativeSample: UInt64 = 4
+    public static let negativeSample: UInt64 = 4
 
     /// The weight of a no about app `app` at `time`: ``negativeSample`` for the one in that many
     /// a hash of the two picks, nil for the others (the pick is deterministic, the same in any run).
