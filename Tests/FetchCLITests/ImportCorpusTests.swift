@@ -54,12 +54,17 @@ struct ImportCorpusTests {
         let opens = rows.map { $0.split(separator: ",", omittingEmptySubsequences: false) }.filter { $0[3] == "open" }
             .map { "\($0[1]) \($0[2]) \($0[0].dropFirst(11).prefix(5))" }
         #expect(opens == c.opens)
-        let b = try Fetchsched.run(["bench", log, "--policies", "none,adaptive,oracle", "--format", "csv"])
-        #expect(b.status == 0 && b.out.split(separator: "\r\n").count == 4, "\(b.err)")
-        let g = try Fetchsched.run(["ingest", log, "--db", store])
-        #expect(g.status == 0, "\(g.err)")
         let first = try #require(c.opens.first?.split(separator: " "))
-        let n = try Fetchsched.run(["next", "--db", store, "--user", String(first[0]), "--app", String(first[1]), "--format", "json"])
+        try Self.benchIngestAndPlan([log], store: store, user: String(first[0]), app: String(first[1]))
+    }
+
+    /// The imported logs through bench (three policies, three rows), ingest and next for `app`.
+    static func benchIngestAndPlan(_ logs: [String], store: String, user: String, app: String) throws {
+        let b = try Fetchsched.run(["bench"] + logs + ["--policies", "none,adaptive,oracle", "--format", "csv"])
+        #expect(b.status == 0 && b.out.split(separator: "\r\n").count == 4, "\(b.err)")
+        let g = try Fetchsched.run(["ingest"] + logs + ["--db", store])
+        #expect(g.status == 0, "\(g.err)")
+        let n = try Fetchsched.run(["next", "--db", store, "--user", user, "--app", app, "--format", "json"])
         #expect(n.status == 0 && n.out.contains("\"plan\""), "\(n.err)")
     }
 
@@ -73,12 +78,7 @@ struct ImportCorpusTests {
             .map { Fetchsched.root.appendingPathComponent("data/import/aware/\($0).csv").path }
         let i = try Fetchsched.run(["import", "--from", "aware", "--out", log] + files)
         #expect(i.status == 0 && i.err.contains("wrote 15 events"), "\(i.err)")
-        let b = try Fetchsched.run(["bench", log, "--policies", "none,adaptive,oracle", "--format", "csv"])
-        #expect(b.status == 0 && b.out.split(separator: "\r\n").count == 4, "\(b.err)")
-        #expect(try Fetchsched.run(["ingest", log, "--db", store]).status == 0)
-        let n = try Fetchsched.run(["next", "--db", store, "--user", "4b5e0c1a-7c2d-4f7e-9d3e-2a6b8f1c0d11", "--app", "com.spotify.music",
-                                    "--format", "json"])
-        #expect(n.status == 0 && n.out.contains("\"plan\""), "\(n.err)")
+        try Self.benchIngestAndPlan([log], store: store, user: "4b5e0c1a-7c2d-4f7e-9d3e-2a6b8f1c0d11", app: "com.spotify.music")
     }
 
     /// data/import/aware-ios: AWARE's CSV as its iOS framework writes it (no `_id` column, the
@@ -101,10 +101,6 @@ struct ImportCorpusTests {
         let db = Fetchsched.root.appendingPathComponent("data/import/knowledgec/knowledgeC.db").path
         let k = try Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", db, "--out", opens])
         #expect(k.status == 0, "\(k.err)")
-        let b = try Fetchsched.run(["bench", aware, opens, "--policies", "none,adaptive,oracle", "--format", "csv"])
-        #expect(b.status == 0 && b.out.split(separator: "\r\n").count == 4, "\(b.err)")
-        #expect(try Fetchsched.run(["ingest", aware, opens, "--db", store]).status == 0)
-        let n = try Fetchsched.run(["next", "--db", store, "--user", "kim", "--app", "com.atebits.Tweetie2", "--format", "json"])
-        #expect(n.status == 0 && n.out.contains("\"plan\""), "\(n.err)")
+        try Self.benchIngestAndPlan([aware, opens], store: store, user: "kim", app: "com.atebits.Tweetie2")
     }
 }

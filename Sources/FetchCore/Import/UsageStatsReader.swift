@@ -47,7 +47,7 @@ public struct UsageStatsReader: Sendable {
             let type = f[columns.type].allSatisfy(\.isNumber) ? try Self.typeName(code: f[columns.type]) : f[columns.type]
             let root = columns.taskRoot.flatMap { $0 < f.count ? f[$0] : nil }
             return try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: f[columns.package],
-                           pairs: root.map { ["taskRootPackage": $0] } ?? [:], into: &log)
+                           taskRoot: root, className: nil, into: &log)
         }
         // A run of event lines is a section; a dump may print the same events again in another.
         let isEvent = text.hasPrefix("time=")
@@ -71,11 +71,13 @@ public struct UsageStatsReader: Sendable {
         }
         if time.allSatisfy(\.isNumber) {
             let millis = try ImportFields.epochMillis(time, "time")
-            try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: package, pairs: pairs, into: &log)
+            try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: package, taskRoot: pairs["taskRootPackage"],
+                    className: pairs["class"], into: &log)
         } else {
             let (millis, minutes) = offset.utc(fromLocal: try DumpDate.wallClock(time, order: dateOrder))
             guard InputBounds.timestamps.contains(millis) else { throw ImportProblem("bad time", "time '\(time)' is outside 1970 to 2100") }
-            try add(millis: millis, offsetMinutes: minutes, type: type, package: package, pairs: pairs, into: &log)
+            try add(millis: millis, offsetMinutes: minutes, type: type, package: package, taskRoot: pairs["taskRootPackage"],
+                    className: pairs["class"], into: &log)
         }
     }
 
@@ -94,9 +96,8 @@ public struct UsageStatsReader: Sendable {
     /// chooser, an intent resolver: `taskRootPackage` is that app) belongs to that app: it is
     /// the app's screen the user is on, not an open of its own. A home-screen activity (`class=`)
     /// is the home screen whatever its package.
-    private func add(millis: Int64, offsetMinutes: Int, type: String, package: String, pairs: [String: String] = [:],
+    private func add(millis: Int64, offsetMinutes: Int, type: String, package: String, taskRoot: String?, className: String?,
                      into log: inout ImportedLog) throws(ImportProblem) {
-        let taskRoot = pairs["taskRootPackage"]
         guard let user = currentUser else {
             log.ignore("events of another profile than --profile \(profile ?? 0)")
             return
@@ -112,7 +113,7 @@ public struct UsageStatsReader: Sendable {
         }
         let kind: ImportedRow.Kind
         switch role {
-        case .foreground where pairs["class"].map(ForegroundRules.isHomeActivity) ?? false:
+        case .foreground where className.map(ForegroundRules.isHomeActivity) ?? false:
             kind = .home
         case .foreground:
             let inTask = taskRoot.map { !$0.isEmpty && $0 != "null" && $0 != package } ?? false
