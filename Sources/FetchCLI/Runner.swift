@@ -56,6 +56,15 @@ struct Runner {
             inputDigest.value = sharded.base.finish()
         }
         func feed<S: UsageEventSource>(_ source: inout S) throws {
+            if run.byUser {
+                guard sinks == nil && tap == nil else {
+                    throw CLIError("--by-user replays user by user: it cannot write a trace or an HTML report, which follow the log's time order")
+                }
+                let parallel = ParallelReplay(policies: policies, scenario: scenario, seed: run.seed, workers: run.workers)
+                reports = try parallel.runByUser(&source) { progress.update(events: $0, users: $1, done: $2) }
+                progress.finish()
+                return
+            }
             if sinks == nil && tap == nil && run.workers > 1 {
                 let parallel = ParallelReplay(policies: policies, scenario: scenario, seed: run.seed, workers: run.workers)
                 reports = try parallel.run(&source) { progress.update(events: $0, users: $1, done: $2) }

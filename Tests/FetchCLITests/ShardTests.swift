@@ -149,4 +149,43 @@ struct ShardTests {
             #expect(r.status != 0 && r.out.isEmpty, "\(args)")
         }
     }
+
+    /// `--by-user` replays the users one at a time from a copy split by user on disk: the same
+    /// bytes as time order, in every format, with any threads, from a log or a store, and as
+    /// shard reports (which are also the same bytes from one run to the next).
+    @Test(arguments: [1, 2])
+    func replayingUserByUserGivesTheBytesOfTimeOrder(threads: Int) throws {
+        let dir = Fetchsched.temp()
+        let args = ["bench", Self.log, "--skip-invalid", "--scenario", Self.scenario, "--seed", "4",
+                    "--policies", "none,fixed:15m,adaptive,adaptive+push,oracle", "--quiet"]
+        for format in [["json"], ["markdown"], ["csv", "--per", "user"], ["csv", "--per", "day"]] {
+            let whole = try Fetchsched.run(args + ["--format"] + format)
+            let byUser = try Fetchsched.run(args + ["--format"] + format + ["--by-user", "--threads", "\(threads)"])
+            #expect(whole.status == 0 && byUser.status == 0, "\(byUser.err)")
+            #expect(byUser.out == whole.out, "format \(format)")
+        }
+        let shard = try Fetchsched.run(args + ["--shard", "1/3"])
+        #expect(try Fetchsched.run(args + ["--shard", "1/3"]).out == shard.out)
+        #expect(try Fetchsched.run(args + ["--shard", "1/3", "--by-user", "--threads", "\(threads)"]).out == shard.out)
+
+        let db = dir + "/s.db"
+        #expect(try Fetchsched.run(["ingest", Self.log, "--skip-invalid", "--db", db]).status == 0)
+        let store = ["replay", "--db", db, "--policy", "adaptive", "--format", "json", "--quiet"]
+        #expect(try Fetchsched.run(store + ["--by-user"]).out == Fetchsched.run(store).out)
+    }
+
+    @Test func byUserRefusesATraceAndAReportAndNamesATemporaryDirectoryItCannotUse() throws {
+        let dir = Fetchsched.temp()
+        for args in [["replay", Self.log, "--skip-invalid", "--trace", dir + "/t.csv"], ["bench", Self.log, "--skip-invalid", "--report", dir + "/r.html"]] {
+            let r = try Fetchsched.run(args + ["--by-user", "--quiet"])
+            #expect(r.status != 0 && r.err.contains("--by-user") && r.out.isEmpty, "\(args): \(r.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/t.csv") && !FileManager.default.fileExists(atPath: dir + "/r.html"))
+        let r = try Fetchsched.run(["bench", Self.log, "--skip-invalid", "--by-user", "--quiet"], environment: ["TMPDIR": dir + "/missing"])
+        #expect(r.status != 0 && r.err.contains("--by-user: cannot create a temporary file in \(dir)/missing"), "\(r.err)")
+        // Nothing is left in the directory it used.
+        let used = Fetchsched.temp()
+        #expect(try Fetchsched.run(["bench", Self.log, "--skip-invalid", "--by-user", "--quiet"], environment: ["TMPDIR": used]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: used).isEmpty)
+    }
 }

@@ -25,4 +25,24 @@ struct UserGroupingTests {
             for r in replays { #expect(try ResultText.json(r.finish()) == expected, "round \(round)") }
         }
     }
+
+    /// `--by-user`: the users split among buckets, each bucket's users replayed one at a time and
+    /// retired after their last event, in any order of buckets, give the report of time order.
+    @Test(arguments: policies)
+    func replayingEachUserAloneAndRetiringItGivesTheReportOfTimeOrder(policy: String) throws {
+        var rng = SplitMix64(seed: 43, 0x62_75)
+        for round in 0..<6 {
+            let log = RandomLog(seed: rng.next(), users: rng.int(in: 1...7), days: rng.int(in: 1...4), eventsPerDay: 60)
+            let scenario = RandomLog.scenario(seed: rng.next(), apps: Int(log.appCount))
+            let spec = try #require(PolicySpec.parse(policy))
+            let expected = try ResultText.json(log.replay(spec, scenario: scenario, seed: 5))
+
+            let buckets = rng.int(in: 1...4)
+            let replays = (0..<2).map { _ in makeReplay(policy: spec, scenario: scenario, seed: 5, users: log.users, apps: log.apps) }
+            for b in (0..<buckets).reversed() {
+                UserGrouping.replayEach(log.events.filter { Int($0.user) % buckets == b }, through: replays)
+            }
+            for r in replays { #expect(try ResultText.json(r.finish()) == expected, "round \(round), \(buckets) buckets") }
+        }
+    }
 }

@@ -1,13 +1,18 @@
 /// Replays usage logs under one policy: routes each event to its user's simulator and, at the
 /// end, gathers the metrics per user, per local day and in total.
 ///
-/// Memory grows with users and apps (and, for the oracle, its lookahead), not with log length.
+/// Memory grows with users and apps (and, for the oracle, its lookahead), not with log length;
+/// fed user by user, with each user retired after its last event (``retire(_:)``), with the
+/// largest user and the report's rows.
 public final class Replay<P: FetchPolicy> {
     let policy: P
     let run: ReplayContext
     let users: NameTable
     @exclusivity(unchecked) private var simulators: [UserSimulator<P>?] = []  // as UserSimulator's state
     @exclusivity(unchecked) private var events = 0
+    /// The rows of the users retired so far, and the sum of their tallies.
+    private var retired: [ReplayResult.UserRow] = []
+    private var retiredTotal = Tally()
 
     /// A replay of every user of a log under one policy.
     ///
@@ -41,13 +46,30 @@ public final class Replay<P: FetchPolicy> {
         }
     }
 
+    /// Ends the replay of a user whose events have all come, keeping only its report row. The
+    /// report is the same as when the user runs to the end: users share nothing but tallies
+    /// summed in integers, and the rows are sorted by name.
+    public func retire(_ user: Int32) {
+        let u = Int(user)
+        guard u < simulators.count, let sim = simulators[u] else { return }
+        let row = Self.row(finishing: sim, users: users)
+        retiredTotal.merge(row.tally)
+        retired.append(row)
+        simulators[u] = nil
+    }
+
+    private static func row(finishing sim: UserSimulator<P>, users: NameTable) -> ReplayResult.UserRow {
+        let (tally, days) = sim.finish()
+        return .init(user: users[sim.user], days: days, tally: tally)
+    }
+
     public func finish() -> ReplayResult {
-        var perUser: [ReplayResult.UserRow] = []
-        var total = Tally()
+        var perUser = retired
+        var total = retiredTotal
         for case let sim? in simulators {
-            let (tally, days) = sim.finish()
-            perUser.append(.init(user: users[sim.user], days: days, tally: tally))
-            total.merge(tally)
+            let row = Self.row(finishing: sim, users: users)
+            perUser.append(row)
+            total.merge(row.tally)
         }
         perUser.sort { $0.user < $1.user }
         let perDay = run.days.keys.sorted().map { d in
@@ -67,10 +89,13 @@ public final class ReplayDriver {
     public let policyName: String
     public let consume: (UsageEvent) -> Void
     public let finish: () -> ReplayResult
+    /// ``Replay/retire(_:)``.
+    public let retire: (Int32) -> Void
 
     init<P: FetchPolicy>(_ replay: Replay<P>) {
         policyName = replay.policyName
         consume = { replay.consume($0) }
+        retire = { replay.retire($0) }
         finish = { replay.finish() }
     }
 }

@@ -35,22 +35,45 @@ public struct UserGrouping {
     /// Runs the events gathered so far through `replays`, each user's together, in order.
     public mutating func flush(to replays: [ReplayDriver]) {
         guard !batch.isEmpty else { return }
-        // A counting sort by user id: stable, so each user's events keep their order.
-        var users = 0
-        for e in batch { users = max(users, Int(e.user) + 1) }
-        starts.removeAll(keepingCapacity: true)
-        starts.append(contentsOf: repeatElement(0, count: users + 1))
-        for e in batch { starts[Int(e.user) + 1] += 1 }
-        for u in 0..<users { starts[u + 1] += starts[u] }
-        grouped.removeAll(keepingCapacity: true)
-        grouped.append(contentsOf: batch)
-        for e in batch {
-            grouped[starts[Int(e.user)]] = e
-            starts[Int(e.user)] += 1
-        }
+        Self.group(batch, into: &grouped, ends: &starts)
         for r in replays {
             for e in grouped { r.consume(e) }
         }
         batch.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs `events`, all of their users' events, through `replays` one user at a time, and
+    /// retires each user after its last (``ReplayDriver/retire``): only one user's simulation
+    /// is held at a time, whatever the number of users.
+    public static func replayEach(_ events: [UsageEvent], through replays: [ReplayDriver]) {
+        var grouped: [UsageEvent] = [], ends: [Int] = []
+        group(events, into: &grouped, ends: &ends)
+        var start = 0
+        for (u, end) in ends.enumerated() where end > start {
+            let run = grouped[start..<end]
+            for r in replays {
+                for e in run { r.consume(e) }
+                r.retire(Int32(u))
+            }
+            start = end
+        }
+    }
+
+    /// `events` grouped by user in `grouped`, each user's in their order, users by id; user
+    /// `u`'s events end at `ends[u]` (a counting sort by user id: stable).
+    static func group(_ events: [UsageEvent], into grouped: inout [UsageEvent], ends: inout [Int]) {
+        var users = 0
+        for e in events { users = max(users, Int(e.user) + 1) }
+        ends.removeAll(keepingCapacity: true)
+        ends.append(contentsOf: repeatElement(0, count: users + 1))
+        for e in events { ends[Int(e.user) + 1] += 1 }
+        for u in 0..<users { ends[u + 1] += ends[u] }
+        grouped.removeAll(keepingCapacity: true)
+        grouped.append(contentsOf: events)
+        for e in events {
+            grouped[ends[Int(e.user)]] = e
+            ends[Int(e.user)] += 1
+        }
+        ends.removeLast()
     }
 }

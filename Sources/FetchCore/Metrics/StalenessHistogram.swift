@@ -28,6 +28,23 @@ public struct StalenessHistogram: Equatable, Sendable, Codable {
         }
     }
 
+    /// Writes the buckets in order, as the pairs `[bucket, count, …]` a dictionary with integer
+    /// keys is coded as, and the count: a dictionary's own order follows its insertions and the
+    /// process's hash seed, and a shard report must be the same bytes on every run.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        var pairs = c.nestedUnkeyedContainer(forKey: .buckets)
+        for b in buckets.keys.sorted() {
+            try pairs.encode(b)
+            try pairs.encode(buckets[b]!)
+        }
+        try c.encode(count, forKey: .count)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case buckets, count
+    }
+
     public mutating func record(seconds: Int64) {
         buckets[Self.bucket(seconds), default: 0] += 1
         count += 1
