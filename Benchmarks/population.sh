@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # A population run: generate USERS × DAYS, bench the five reference policies and then the full
 # frontier (every family's sweep and the two oracles) as SHARDS shards side by side, merge each,
-# and report wall time, each shard's peak memory and the cost per million user-days.
+# and report wall time, each shard's peak memory and the cost per million user-days. Shards run
+# --by-user: a shard's memory then grows with its largest user and its report's rows, not with
+# every user of the log live at once (BY_USER=0 runs them in time order, to compare).
 # Usage: Benchmarks/population.sh [users] [days] [shards]   (from the repository root; not in CI)
 # PARALLEL=N runs at most N shards at a time (default: the number of cores).
 # WORK=DIR keeps the log, the shard reports and the merged tables there (default: a temporary
 # directory, removed at the end).
 set -euo pipefail
 users=${1:-20000}; days=${2:-28}; shards=${3:-2}; parallel=${PARALLEL:-$(nproc)}
+by_user=(--by-user); [[ "${BY_USER:-1}" == 0 ]] && by_user=()
 if [[ -n "${WORK:-}" ]]; then
   work=$WORK; mkdir -p "$work"
 else
@@ -21,9 +24,16 @@ bin=$(swift build -c release --show-bin-path)/fetchsched
 log="$work/population.csv"
 user_days=$((users * days))
 echo "population: $users users × $days days = $user_days user-days, $shards shards, $parallel at a time, $(nproc) cores"
-/usr/bin/time -f "%e %M" -o "$work/generate.time" "$bin" generate --users "$users" --days "$days" --seed 11 --out "$log"
-read -r gen_s gen_kb < "$work/generate.time"
-echo "generate: ${gen_s} s, $(( $(stat -c %s "$log") / 1000000 )) MB, peak $((gen_kb / 1024)) MiB"
+# A log made for the same size in WORK is used again.
+if [[ -f "$log" && "$(cat "$work/generate.params" 2>/dev/null)" == "$users $days" ]]; then
+  echo "generate: reusing $log"
+else
+  rm -f "$work/generate.params"
+  /usr/bin/time -f "%e %M" -o "$work/generate.time" "$bin" generate --users "$users" --days "$days" --seed 11 --out "$log"
+  echo "$users $days" > "$work/generate.params"
+  read -r gen_s gen_kb < "$work/generate.time"
+  echo "generate: ${gen_s} s, $(( $(stat -c %s "$log") / 1000000 )) MB, peak $((gen_kb / 1024)) MiB"
+fi
 
 # run NAME ARGS...: the bench as $shards shards at once, one thread each, then merge.
 run() {
@@ -31,10 +41,10 @@ run() {
   local start end
   start=$(date +%s.%N)
   for ((i = 0; i < shards; i++)); do
-    # At most $parallel shards at a time (a shard's memory grows with its users).
+    # At most $parallel shards at a time.
     while (( $(jobs -rp | wc -l) >= parallel )); do wait -n; done
     /usr/bin/time -f "%e %U %S %M" -o "$work/$name-$i.time" \
-      "$bin" bench "$log" "$@" --threads 1 --quiet --shard "$i/$shards" > "$work/$name-$i.json" &
+      "$bin" bench "$log" "$@" "${by_user[@]}" --threads 1 --quiet --shard "$i/$shards" > "$work/$name-$i.json" &
   done
   wait
   "$bin" merge "$work/$name"-*.json --format markdown > "$work/$name.md"

@@ -82,7 +82,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Replay only the users whose stable name hash falls in shard i of n (n up to \(UserShard.maxCount)), and write a shard report for 'fetchsched merge' instead of the usual output.", valueName: "i/n"))
     var shard: String?
 
-    @Flag(help: "Replay user by user from a copy of the input split by user on disk (in TMPDIR): memory grows with the largest user, not with the number of users; the same output. Not with a trace or an HTML report, which follow the log's time order.")
+    @Flag(help: ArgumentHelp("Replay user by user from a copy of the input split by user on disk (in TMPDIR): memory grows "
+                             + "with the largest user, not with the number of users; the same output. Not with a trace or an "
+                             + "HTML report, which follow the log's time order."))
     var byUser = false
 
     /// `--shard`, checked.

@@ -56,20 +56,12 @@ struct Runner {
             inputDigest.value = sharded.base.finish()
         }
         func feed<S: UsageEventSource>(_ source: inout S) throws {
-            if run.byUser {
-                guard sinks == nil && tap == nil else {
-                    throw CLIError("--by-user replays user by user: it cannot write a trace or an HTML report, which follow the log's time order")
-                }
-                let parallel = ParallelReplay(policies: policies, scenario: scenario, seed: run.seed, workers: run.workers)
-                reports = try parallel.runByUser(&source) { progress.update(events: $0, users: $1, done: $2) }
-                progress.finish()
+            if sinks == nil && tap == nil, let threaded = try replayThreaded(policies, scenario: scenario, source: &source, progress: progress) {
+                reports = threaded
                 return
             }
-            if sinks == nil && tap == nil && run.workers > 1 {
-                let parallel = ParallelReplay(policies: policies, scenario: scenario, seed: run.seed, workers: run.workers)
-                reports = try parallel.run(&source) { progress.update(events: $0, users: $1, done: $2) }
-                progress.finish()
-                return
+            if run.byUser {
+                throw CLIError("--by-user replays user by user: it cannot write a trace or an HTML report, which follow the log's time order")
             }
             let replays = policies.enumerated().map { i, p in
                 makeReplay(policy: p, scenario: scenario, seed: run.seed, users: source.users, apps: source.apps,
@@ -104,6 +96,17 @@ struct Runner {
             printError("replayed \(events) events × \(policies.count) \(policies.count == 1 ? "policy" : "policies") in \(String(format: "%.2f", seconds)) s: \(Int(Double(events) / seconds)) events/s per policy pass, \(Int(Double(events * policies.count) / seconds)) policy-events/s")
         }
         return reports.map { var r = $0; r.skipped = skipped; return r }
+    }
+
+    /// The replay on worker threads (``ParallelReplay``), user by user with `--by-user`; nil
+    /// when it runs on this thread instead (one worker in time order).
+    private func replayThreaded<S: UsageEventSource>(_ policies: [any FetchPolicy], scenario: Scenario, source: inout S,
+                                                     progress: Progress) throws -> [ReplayResult]? {
+        guard run.byUser || run.workers > 1 else { return nil }
+        let parallel = ParallelReplay(policies: policies, scenario: scenario, seed: run.seed, workers: run.workers)
+        defer { progress.finish() }
+        let update = { progress.update(events: $0, users: $1, done: $2) }
+        return try run.byUser ? parallel.runByUser(&source, progress: update) : parallel.run(&source, progress: update)
     }
 
     static func seconds(_ d: Duration) -> Double {

@@ -176,7 +176,9 @@ struct ShardTests {
 
     @Test func byUserRefusesATraceAndAReportAndNamesATemporaryDirectoryItCannotUse() throws {
         let dir = Fetchsched.temp()
-        for args in [["replay", Self.log, "--skip-invalid", "--trace", dir + "/t.csv"], ["bench", Self.log, "--skip-invalid", "--report", dir + "/r.html"]] {
+        let traced = [["replay", Self.log, "--skip-invalid", "--trace", dir + "/t.csv"],
+                      ["bench", Self.log, "--skip-invalid", "--report", dir + "/r.html"]]
+        for args in traced {
             let r = try Fetchsched.run(args + ["--by-user", "--quiet"])
             #expect(r.status != 0 && r.err.contains("--by-user") && r.out.isEmpty, "\(args): \(r.err)")
         }

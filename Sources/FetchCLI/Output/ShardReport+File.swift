@@ -15,6 +15,7 @@ extension ShardReport {
 
     /// Writes the report to standard output, one line of JSON.
     func write() throws {
-        FileHandle.standardOutput.write(try encoded() + Data("\n".utf8))
+        try encode { FileHandle.standardOutput.write($0) }
+        FileHandle.standardOutput.write(Data("\n".utf8))
     }
 }

@@ -64,7 +64,9 @@ public final class Replay<P: FetchPolicy> {
     }
 
     public func finish() -> ReplayResult {
+        // Moved, not copied: the rows are the most of a replay's memory by user.
         var perUser = retired
+        retired = []
         var total = retiredTotal
         for case let sim? in simulators {
             let row = Self.row(finishing: sim, users: users)

@@ -60,10 +60,39 @@ public struct ShardReport: Codable, Equatable, Sendable {
         self.results = results.map { Part(policy: $0.policy, events: $0.events, total: $0.total, perUser: $0.perUser, perDay: $0.perDay) }
     }
 
+    /// The report as one line of JSON: the bytes of its `Codable` form with sorted keys.
     public func encoded() throws -> Data {
+        var out = Data()
+        try encode { out.append($0) }
+        return out
+    }
+
+    /// ``encoded()``, handed to `write` a piece at a time: each user's row is encoded alone,
+    /// where the whole report encoded at once would build the tree of every row in memory first,
+    /// several times the size of the text. The keys are written in the sorted order
+    /// (`format`, `results`, `run`, `shard`, `version`; a part's `events`, `perDay`, `perUser`,
+    /// `policy`, `total`).
+    public func encode(to write: (Data) throws -> Void) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        func text(_ s: String) -> Data { Data(s.utf8) }
+        try write(text("{\"format\":") + encoder.encode(format) + text(",\"results\":["))
+        for (i, part) in results.enumerated() {
+            try write(text(i == 0 ? "{\"events\":" : ",{\"events\":") + encoder.encode(part.events) + text(",\"perDay\":")
+                      + encoder.encode(part.perDay) + text(",\"perUser\":["))
+            var chunk = Data()
+            for (j, row) in part.perUser.enumerated() {
+                if j > 0 { chunk.append(UInt8(ascii: ",")) }
+                chunk.append(try encoder.encode(row))
+                if chunk.count >= 1 << 16 {
+                    try write(chunk)
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
+            try write(chunk + text("],\"policy\":") + encoder.encode(part.policy) + text(",\"total\":") + encoder.encode(part.total) + text("}"))
+        }
+        try write(text("],\"run\":") + encoder.encode(run) + text(",\"shard\":") + encoder.encode(shard) + text(",\"version\":")
+                  + encoder.encode(version) + text("}"))
     }
 }
 
