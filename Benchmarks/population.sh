@@ -17,8 +17,9 @@ else
   work=$(mktemp -d /tmp/fetchsched-population.XXXXXX)
   trap 'rm -rf "$work"' EXIT
 fi
-# Shards run in the background: a stopped run takes them with it.
-trap 'kill $(jobs -p) 2>/dev/null || true' INT TERM
+# Shards run in the background: a stopped run takes them with it, and ends.
+# (each job is /usr/bin/time, whose child is the shard).
+trap 'for j in $(jobs -p); do pkill -TERM -P "$j"; kill "$j"; done 2>/dev/null; exit 130' INT TERM
 swift build -c release --product fetchsched >/dev/null 2>&1
 bin=$(swift build -c release --show-bin-path)/fetchsched
 log="$work/population.csv"

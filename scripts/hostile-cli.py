@@ -150,6 +150,21 @@ for what, old, new, says in [("a total that disagrees with perUser", '"opens":',
     code, _, err, s = run(["merge", bad, a1])
     check(7, f"merge: {what}", code == 1 and says in err, s, err.strip()[:80])
 
+# --by-user (issue 37): a TMPDIR it cannot use, a TMPDIR that is a symlink to another place; the
+# temporary files are unlinked at once, so nothing is left, and the same bytes as time order.
+whole = run(["bench", log, "--policies", "fixed:15m,adaptive", "--format", "json", "--quiet"])
+for what, tmp in [("a file", log), ("a missing directory", os.path.join(work, "missing"))]:
+    code, _, err, s = run(["bench", log, "--policies", "fixed:15m,adaptive", "--by-user", "--quiet"],
+                          env=dict(os.environ, TMPDIR=tmp))
+    check(37, f"--by-user with TMPDIR {what}", code == 1 and "--by-user: cannot create a temporary file" in err, s, err.strip()[:80])
+spill = os.path.join(work, "spill")
+os.mkdir(spill)
+os.symlink(spill, os.path.join(work, "spill-link"))
+code, out, err, s = run(["bench", log, "--policies", "fixed:15m,adaptive", "--by-user", "--format", "json", "--quiet"],
+                        env=dict(os.environ, TMPDIR=os.path.join(work, "spill-link")))
+check(37, "--by-user through a symlinked TMPDIR: same bytes, nothing left", code == 0 and out == whole[1] and os.listdir(spill) == [], s,
+      f"exit {code}")
+
 # import: not a file, a line that is not one, a file cut short, numbers a lenient parser takes.
 fifo = os.path.join(work, "fifo")
 os.mkfifo(fifo)

@@ -17,8 +17,9 @@ import Foundation
 /// own offsets), from any thread: hence `@unchecked Sendable`.
 final class UserPartition: @unchecked Sendable {
     /// Buckets of an input: a bucket's events are in memory while its users replay, so their
-    /// number divides that memory; each is a file open until the replay ends.
-    static let defaultBuckets = 256
+    /// number divides that memory; each is a file open until the replay ends, well within the
+    /// smallest common limit on open files (256 on macOS).
+    static let defaultBuckets = 128
     /// Events kept per bucket before they are written.
     static let bufferEvents = 2048
 
@@ -95,6 +96,8 @@ final class UserPartition: @unchecked Sendable {
     }
 
     private func failure(_ what: String) -> CLIError {
-        CLIError("--by-user: \(what) in \(directory): \(String(cString: strerror(errno))); set TMPDIR to a directory with room")
+        let code = errno
+        let shown = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        return CLIError("--by-user: \(what) in \(shown): \(String(cString: strerror(code))); set TMPDIR to a directory with room")
     }
 }
