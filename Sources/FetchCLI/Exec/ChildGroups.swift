@@ -49,7 +49,21 @@ final class ChildGroups: Sendable {
     private func stop(by sig: Int32) {
         groups.withLock { set in
             for pid in set { kill(-pid, SIGKILL) }
+            // SIGKILL lands when the child is next scheduled, which on a busy machine can be
+            // after the run has exited: wait (bounded) for each child to die first.
+            for pid in set { Self.awaitDeath(of: pid, ms: 5000) }
         }
         _exit(128 + sig)
+    }
+
+    /// Reaps a killed child, polling every millisecond for at most `ms`; a child reaped
+    /// elsewhere (ECHILD) is dead already.
+    private static func awaitDeath(of pid: pid_t, ms: Int) {
+        var status: Int32 = 0
+        for _ in 0..<ms {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid || (r < 0 && errno == ECHILD) { return }
+            usleep(1000)
+        }
     }
 }
