@@ -68,7 +68,9 @@ extension UsageModel {
         func quantile(_ q: Double) -> Int64 {
             let target = 1 - q * chance
             for i in starts.indices.reversed() where none[i] >= target && rates[i] > 0 {
-                return min(span, starts[i] + Int64(((1 - target / none[i]) / rates[i]).rounded(.up)))
+                // A rate near zero puts the moment far past the span: bounded before it is an Int64.
+                let within = ((1 - target / none[i]) / rates[i]).rounded(.up)
+                return within < Double(span - starts[i]) ? starts[i] + Int64(within) : span
             }
             return 0
         }

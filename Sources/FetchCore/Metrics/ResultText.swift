@@ -141,7 +141,11 @@ public enum ResultText {
     public static func fixed(_ x: Double, _ digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
-        let n = Int64((abs(x) * scale).rounded())
+        let scaled = (abs(x) * scale).rounded()
+        // Beyond what an Int64 holds (a price where the day's budget is spent, say), or not a
+        // number: Swift's own shortest form, which no locale changes either.
+        guard scaled < 9e18 else { return x.isNaN ? "nan" : x.isInfinite ? (x < 0 ? "-inf" : "inf") : "\(x)" }
+        let n = Int64(scaled)
         let whole = n / Int64(scale), frac = n % Int64(scale)
         let sign = x < 0 && n != 0 ? "-" : ""
         guard digits > 0 else { return "\(sign)\(whole)" }
