@@ -168,13 +168,17 @@ struct UserRouteTests {
         }
         try await h.app.test(.router) { client in
             _ = try await ServerHarness.ingest(client, events)
-            _ = try await client.execute(uri: "/v1/users/user-0001/apps/com.example.news/plan", method: .get)
+            // Both plans asked first, so that the session keeps them (``PlanMemo``) through what comes next.
+            for app in ["com.example.news", "com.example.chat"] {
+                _ = try await client.execute(uri: "/v1/users/user-0001/apps/\(app)/plan", method: .get)
+            }
             try await client.execute(uri: "/v1/users/user-0001/apps/com.example.chat/interval", method: .put,
                                      body: ServerHarness.body(["interval": "custom:2h"])) { #expect($0.status == .ok) }
             for (app, start) in [("com.example.news", mid), ("com.example.chat", last)] {
                 try await client.execute(uri: "/v1/users/user-0001/fetches", method: .post, body: report(app, at: start)) {
                     #expect($0.status == .ok)
                 }
+                _ = try await client.execute(uri: "/v1/users/user-0001/apps/\(app)/plan", method: .get)
             }
             for app in ["com.example.news", "com.example.chat"] {
                 let live = try await client.execute(uri: "/v1/users/user-0001/apps/\(app)/plan", method: .get) { String(buffer: $0.body) }

@@ -60,8 +60,9 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // `next` for one user, two ways: replaying their 7 days of history on each call (what the
-    // command line does), and projecting from their live engine state (what a service holds).
+    // `next` for one user, three ways: replaying their 7 days of history on each call (what the
+    // command line does), projecting from their live engine state (what a service holds after
+    // each event), and the same question asked again before the next event (a lookup).
     let oneUser = events.filter { counting.users[$0.user] == "user-0001" }
     let planner = FetchPlanner(scenario: .default, seed: 1)
     Benchmark("next-replaying-7-days", configuration: .init(maxIterations: 200)) { _ in
@@ -73,6 +74,9 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("next-from-live-state",
               configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 10_000,
                                    thresholds: [.wallClock: time, .mallocCountTotal: exact])) { _ in
+        blackHole(live.planAnew(app: "com.example.chat", at: nil, horizon: Millis.day))
+    }
+    Benchmark("next-asked-again", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3))) { _ in
         blackHole(live.plan(app: "com.example.chat", at: nil, horizon: Millis.day))
     }
 

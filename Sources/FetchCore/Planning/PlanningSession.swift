@@ -20,6 +20,8 @@ public final class PlanningSession<P: PlanningPolicy> {
     @exclusivity(unchecked) var ownHabits: UsageModel?
     /// The time of the last event received, `Int64.min` before the first.
     @exclusivity(unchecked) public private(set) var lastEventTime: Int64 = .min
+    /// The plans answered since the last event or report.
+    @exclusivity(unchecked) var memo = PlanMemo()
 
     /// A session for `user`, whose events name apps through `apps`.
     public init(planner: FetchPlanner<P>, user: String, apps: NameTable) {
@@ -45,6 +47,7 @@ public final class PlanningSession<P: PlanningPolicy> {
         simulator(user: e.user).receive(e)
         ownHabits?.observe(e)
         lastEventTime = e.time.millis
+        memo.forget()
     }
 
     /// Takes a fetch the app made and reported, in time order with the events (by its start).
@@ -53,6 +56,7 @@ public final class PlanningSession<P: PlanningPolicy> {
         precondition(f.start.millis >= lastEventTime, "reports of a planning session must come in time order")
         simulator(user: id).report(f)
         lastEventTime = f.start.millis
+        memo.forget()
     }
 
     /// Whether a projection may run to `t`: from the last event up to ``InputBounds/maxHorizon``
@@ -90,8 +94,33 @@ public final class PlanningSession<P: PlanningPolicy> {
     }
 
     /// Plans fetches of `app` over `(at, at + horizon]`; `at` nil means the last event.
+    ///
+    /// The same question asked again before the next event or report is answered from the
+    /// plans kept (``PlanMemo``): the same plan, at the cost of a lookup.
     @_specialize(exported: true, where P == AdaptivePolicy)
     public func plan(app: String, at: Int64?, horizon: Int64) -> FetchPlan {
+        let question = PlanMemo.Question(app: app, at: at, horizon: horizon)
+        if let kept = memo.plan(for: question) { return kept }
+        let plan = planAnew(app: app, at: at, horizon: horizon)
+        memo.keep(plan, for: question)
+        return plan
+    }
+
+    /// The JSON of ``plan(app:at:horizon:)`` (``ResultText/json(_:)``) with the user named
+    /// `user`, kept with the plan until the next event or report.
+    public func planJSON(app: String, at: Int64?, horizon: Int64, naming user: String) throws -> String {
+        let question = PlanMemo.Question(app: app, at: at, horizon: horizon)
+        if let text = memo.json(for: question, naming: user) { return text }
+        var plan = plan(app: app, at: at, horizon: horizon)
+        plan.user = user
+        let text = try ResultText.json(plan)
+        memo.keep(json: text, naming: user, for: question)
+        return text
+    }
+
+    /// Plans fetches of `app` over `(at, at + horizon]` from the live state, whatever was kept.
+    @_specialize(exported: true, where P == AdaptivePolicy)
+    public func planAnew(app: String, at: Int64?, horizon: Int64) -> FetchPlan {
         let scenario = planner.scenario
         let settings = scenario.settings(forApp: app)
         var plan = FetchPlan(user: user, app: app, at: at ?? lastEventTime, horizon: horizon, interval: settings.interval,

@@ -36,10 +36,9 @@ public func buildRouter(service: SchedulerService, settings: ServerSettings,
         return try await service.ingest(batch, tenant: context.tenant, limits: limits)
     }
     v1.get("users/:user/apps/:app/plan") { request, context in
-        let plan = try await service.plan(try context.user(), app: try context.app(), at: try request.moment(),
-                                          horizon: try request.horizon(max: limits.maxHorizon))
-        return Response(status: .ok, headers: [.contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(string: try ResultText.json(plan))))
+        let plan = try await service.planJSON(try context.user(), app: try context.app(), at: try request.moment(),
+                                              horizon: try request.horizon(max: limits.maxHorizon))
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: plan)))
     }
     v1.put("users/:user/apps/:app/interval") { request, context in
         let (user, app) = (try context.user(), try context.app())

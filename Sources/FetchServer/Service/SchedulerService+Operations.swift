@@ -4,26 +4,23 @@ import FetchStorage
 import FetchSQLite
 
 extension SchedulerService {
-    /// The plan `fetchsched next` would give for the same store, user, app and moment.
-    func plan(_ user: UserRef, app: String, at moment: Int64?, horizon: Int64) async throws -> FetchPlan {
+    /// The JSON of the plan `fetchsched next` would give for the same store, user, app and
+    /// moment; from the live session it is the session's kept text when asked again.
+    func planJSON(_ user: UserRef, app: String, at moment: Int64?, horizon: Int64) async throws -> String {
         let stored = try await existing(user)
         metrics.plans.increment()
-        let live = try await withSession(stored) { session -> FetchPlan? in
+        let live = try await withSession(stored) { session -> String? in
             try Self.checkAhead(moment, of: session)
             guard moment.map({ $0 >= session.lastEventTime }) ?? true else { return nil }
-            return session.plan(app: app, at: moment, horizon: horizon)
+            return try session.planJSON(app: app, at: moment, horizon: horizon, naming: user.name)
         }
+        if let live { return live }
         // Planning from a moment in the past: the history up to it, as `next` rebuilds it.
-        var plan: FetchPlan
-        if let live {
-            plan = live
-        } else {
-            plan = try await pastRebuilds.run(tenant: user.tenant) {
-                try await buildSession(storedUser: stored.name, through: Instant(millis: moment!)).0.plan(app: app, at: moment, horizon: horizon)
-            }
+        var plan = try await pastRebuilds.run(tenant: user.tenant) {
+            try await buildSession(storedUser: stored.name, through: Instant(millis: moment!)).0.plan(app: app, at: moment, horizon: horizon)
         }
         plan.user = user.name
-        return plan
+        return try ResultText.json(plan)
     }
 
     /// Sets an app's fetch interval for a user; the user's session is rebuilt with it.
