@@ -208,8 +208,9 @@ firsts.sort()
 metrics = urllib.request.urlopen(base + "/metrics").read().decode()
 evicted = next((l.split()[-1] for l in metrics.splitlines() if l.startswith("fetchsched_session_evictions_total")), "?")
 check(6, f"first plan for {args.users} users (p50, p99 ms)", True, firsts[len(firsts) // 2], f"p99 {firsts[int(len(firsts) * 0.99)]:.1f} ms")
-# docs/cli.md ("serve", "Memory") documents the bound: 150 MB plus 30 KB per live state the cap allows.
-bound_kb = 150 * 1024 + 30 * min(args.users, args.max_users_in_memory)
+# docs/cli.md ("serve", "Memory") documents the bound: 150 MB plus 62 KB per live state the cap allows
+# (the state, and the plans it keeps until the user's next event).
+bound_kb = 150 * 1024 + 62 * min(args.users, args.max_users_in_memory)
 check(6, f"RSS after {args.users} users, cap {args.max_users_in_memory} (MB: start, after, after again; bound)",
       max(rss1, rss2) < bound_kb, None,
       f"{rss0 / 1024:.0f} -> {rss1 / 1024:.0f} -> {rss2 / 1024:.0f} < {bound_kb / 1024:.0f}; evictions {evicted}")

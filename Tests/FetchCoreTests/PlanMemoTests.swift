@@ -1,4 +1,4 @@
-import FetchCore
+@testable import FetchCore
 import FetchTesting
 import Testing
 
@@ -40,5 +40,32 @@ struct PlanMemoTests {
             }
         }
         #expect(asked > 100)
+    }
+
+    /// Whatever the plans' sizes, the memo holds at most its capacity and its bytes, keeps the
+    /// newest plan that fits, and a plan too large alone is not kept.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func theMemoStaysWithinItsCountAndBytes(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var memo = PlanMemo()
+        let entry = FetchPlan.Entry(time: 0, offsetMinutes: 0, network: .wifi, energyMicroJ: 1, bytes: 1, windowStart: 0, windowEnd: 1,
+                                    probability: 0.5, energyUsedBefore: 0)
+        for i in 0..<2_000 {
+            var plan = FetchPlan(user: "u", app: "a\(i % 11)", at: Int64(i), horizon: Millis.day, interval: .minimum, energyBudget: 1)
+            plan.entries = Array(repeating: entry, count: rng.int(in: 0...(rng.chance(0.05) ? 800 : 60)))
+            let question = PlanMemo.Question(app: plan.app, at: rng.chance(0.5) ? nil : Int64(i), horizon: Millis.day)
+            memo.keep(plan, for: question)
+            let fits = PlanMemo.Kept(question: question, plan: plan).bytes <= PlanMemo.maxBytes
+            #expect((memo.plan(for: question) != nil) == fits)
+            if fits && rng.chance(0.5) {
+                let text = String(repeating: "x", count: rng.int(in: 0...20_000))
+                memo.keep(json: text, naming: "u", for: question)
+            }
+            #expect(memo.count <= PlanMemo.capacity)
+            #expect(memo.bytes <= PlanMemo.maxBytes)
+            #expect(memo.bytes == memo.kept.reduce(0) { $0 + $1.bytes })
+        }
+        memo.forget()
+        #expect(memo.count == 0 && memo.bytes == 0)
     }
 }
