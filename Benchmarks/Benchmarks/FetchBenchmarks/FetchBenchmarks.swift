@@ -76,7 +76,8 @@ let benchmarks: @Sendable () -> Void = {
                                    thresholds: [.wallClock: time, .mallocCountTotal: exact])) { _ in
         blackHole(live.planAnew(app: "com.example.chat", at: nil, horizon: Millis.day))
     }
-    Benchmark("next-asked-again", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3))) { _ in
+    Benchmark("next-asked-again",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 10_000)) { _ in
         blackHole(live.plan(app: "com.example.chat", at: nil, horizon: Millis.day))
     }
 
