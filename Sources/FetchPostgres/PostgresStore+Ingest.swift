@@ -91,6 +91,7 @@ extension PostgresStore {
             SELECT s.user_name, s.ts, s.kind, coalesce(a.id, 0) AS app, s.value, s.occurrence, s.utc_offset, s.unix_form
             FROM staging s LEFT JOIN apps a ON a.name = s.app_name
             """
+        if try await lockEmptyEvents(conn) { return try await loadIntoEmptyEvents(conn, select) }
         try await conn.query("SAVEPOINT move", logger: logger)
         do {
             let n = try await count(conn, """
@@ -113,6 +114,32 @@ extension PostgresStore {
                 SELECT count(*) FROM ins
                 """)
         }
+    }
+
+    /// Whether the store holds no event yet; then `events` stays locked (ACCESS EXCLUSIVE) to the
+    /// end of the transaction, so that no instance writes to it meanwhile. A store with events
+    /// is not locked.
+    private func lockEmptyEvents(_ conn: PostgresConnection) async throws -> Bool {
+        let empty = "SELECT CASE WHEN EXISTS (SELECT 1 FROM events) THEN 0 ELSE 1 END"
+        guard try await count(conn, empty) == 1 else { return false }
+        try await conn.query("LOCK TABLE events IN ACCESS EXCLUSIVE MODE", logger: logger)
+        return try await count(conn, empty) == 1  // an instance may have written before the lock
+    }
+
+    /// The first load of a store: the rows go in without the table's key, and the key is built
+    /// once after them, by a sort, instead of a B-tree insert per row (the keyed insert was
+    /// most of an ingest). Staged rows are distinct (``Occurrences``); were two not, adding
+    /// the key fails and the whole ingest with it. All in the ingest's transaction: a failure
+    /// leaves the table as it was, key included.
+    private func loadIntoEmptyEvents(_ conn: PostgresConnection, _ select: String) async throws -> Int {
+        try await conn.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
+        try await conn.query("ALTER TABLE events DROP CONSTRAINT events_pkey", logger: logger)
+        try await conn.query(PostgresQuery(unsafeSQL: """
+            INSERT INTO events (user_name, ts, kind, app, value, occurrence, utc_offset, unix_form) \(select)
+            """), logger: logger)
+        try await conn.query("ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (user_name, ts, kind, app, value, occurrence)",
+                             logger: logger)
+        return try await count(conn, "SELECT count(*) FROM staging")
     }
 
     private func count(_ conn: PostgresConnection, _ sql: String) async throws -> Int {
