@@ -86,6 +86,28 @@ extension PostgresStore {
             "ALTER TABLE event_ids DROP COLUMN tenant",
             "ALTER TABLE event_ids ADD PRIMARY KEY (user_name, id)",
         ],
+        [
+            // Every change of a user's version is told on a channel as it commits, whoever
+            // writes it, so that service instances need not read the version per request
+            // (VersionWatcher). The payload: the version (-1 for a deleted user), a tab, the user.
+            """
+            CREATE OR REPLACE FUNCTION notify_version() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' THEN
+                    PERFORM pg_notify('fetchsched_versions', '-1' || chr(9) || OLD.user_name);
+                ELSE
+                    PERFORM pg_notify('fetchsched_versions', NEW.version::text || chr(9) || NEW.user_name);
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            "DROP TRIGGER IF EXISTS user_versions_notify ON user_versions",
+            """
+            CREATE TRIGGER user_versions_notify AFTER INSERT OR UPDATE OR DELETE ON user_versions
+            FOR EACH ROW EXECUTE FUNCTION notify_version()
+            """,
+        ],
     ]
 
     /// Applies the migrations the database has not had, in one transaction under an advisory

@@ -24,6 +24,8 @@ public final class PostgresStore: ServiceStore {
     /// The URL without its password, for messages.
     public let location: String
     private let running: Task<Void, Never>
+    /// The listener of version changes, started by ``watchVersions(_:)``.
+    let watcher = VersionWatcher()
 
     /// Other instances may write to the same database: the service checks versions.
     public var isShared: Bool { true }
@@ -68,11 +70,22 @@ public final class PostgresStore: ServiceStore {
         }
     }
 
+    /// Tells `receive` of every change of a user's version as it commits (a trigger on
+    /// `user_versions` notifies the channel ``VersionWatcher/channel``), until ``close()``.
+    public func watchVersions(_ receive: @escaping @Sendable (VersionNews) -> Void) {
+        watcher.start(client: client, logger: logger, receive: receive)
+    }
+
+    public func catchUpVersions() async throws {
+        try await watcher.catchUp(client: client, logger: logger)
+    }
+
     /// How long opening the store waits for a first connection.
     static let connectWait = Duration.seconds(10)
 
     /// Stops the connection pool; the store cannot be used afterwards.
     public func close() async {
+        await watcher.stop()
         running.cancel()
         _ = await running.value
     }

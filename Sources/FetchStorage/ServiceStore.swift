@@ -15,7 +15,8 @@ import FetchCore
 /// can live on one partition.
 public protocol ServiceStore: Sendable {
     /// Whether other processes may write to this store while the service runs. The service
-    /// then reads the user's version before answering from memory (``version(user:)``).
+    /// then reads the user's version before answering from memory (``version(user:)``), except
+    /// while the store tells it of every version change (``watchVersions(_:)``).
     var isShared: Bool { get }
     /// `user`'s history (``UserHistory``), with its version, read in one transaction.
     func history(user: String) async throws -> UserHistory
@@ -46,9 +47,19 @@ public protocol ServiceStore: Sendable {
     func withEventSource<R>(_ body: (inout any UsageEventSource) throws -> R) throws -> R
     /// Releases what the store holds open (a connection pool); it cannot be used afterwards.
     func close() async
+    /// Tells `receive` of every change of a user's version as it commits, whoever writes it,
+    /// for as long as the store is open (``VersionNews``). A store that is not shared tells
+    /// nothing: no other process writes to it.
+    func watchVersions(_ receive: @escaping @Sendable (VersionNews) -> Void)
+    /// Returns once `receive` of ``watchVersions(_:)`` has been told every change committed
+    /// before the call; at once when the store is not watched (or not shared).
+    func catchUpVersions() async throws
 }
 
 extension ServiceStore {
+    public func watchVersions(_ receive: @escaping @Sendable (VersionNews) -> Void) {}
+    public func catchUpVersions() async throws {}
+
     /// Whether the store has any event of `user`.
     public func hasUser(_ user: String) async throws -> Bool {
         try await version(user: user).hasEvents

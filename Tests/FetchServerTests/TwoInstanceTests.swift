@@ -12,7 +12,7 @@ import Prometheus
 import Testing
 
 /// Two service instances on one PostgreSQL store: each keeps users' engines in memory, and
-/// each notices what the other wrote before answering (per-user versions).
+/// each hears of what the other wrote (per-user versions, told by notification as they commit).
 struct TwoInstanceTests {
     /// A service instance over its own connection pool to `url`.
     static func instance(_ url: String) async throws -> (some ApplicationProtocol, PostgresStore) {
@@ -48,6 +48,10 @@ struct TwoInstanceTests {
             try await appB.test(.router) { b -> Int in
                 var rounds = 0
                 func agree(_ note: String) async throws {
+                    // Each instance hears of the other's writes by notification: once both have
+                    // heard everything committed so far, they must answer alike.
+                    try await storeA.catchUpVersions()
+                    try await storeB.catchUpVersions()
                     for uri in plans {
                         let (fromA, fromB) = (try await Self.get(a, uri), try await Self.get(b, uri))
                         #expect(fromA == fromB, "\(note): \(uri)")

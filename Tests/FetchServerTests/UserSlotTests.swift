@@ -73,4 +73,43 @@ struct UserSlotTests {
         try await slot.with(current: 8, build: build) { _ in }
         #expect(builds.count == (follows ? 1 : 2), "a followed session is at the write's version")
     }
+
+    /// What a shared store tells of each commit: a change to the version a session is at keeps
+    /// it, any other drops it, and so does one heard while the session was being built.
+    @Test func aVersionHeardKeepsOnlyASessionAtThatVersion() async throws {
+        let slot = UserSlot(), builds = Builds()
+        let build = { () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) in
+            builds.count += 1
+            if builds.count == 2 { slot.heard(version: 9) }  // another instance's commit, told during the read
+            return (self.session(), 5)
+        }
+        try await slot.with(current: 5, build: build) { _ in }
+        slot.heard(version: 5)  // this instance's own write, already followed
+        #expect(slot.isBuilt)
+        slot.heard(version: 6)
+        #expect(!slot.isBuilt)
+        try await slot.with(build: build) { _ in }
+        #expect(builds.count == 2 && !slot.isBuilt, "built while a change was told: used once, not kept")
+        try await slot.with(build: build) { _ in }
+        #expect(builds.count == 3 && slot.isBuilt)
+    }
+
+    /// Listening again drops every session (what changed meanwhile is not known), a deletion
+    /// drops the user's slot, and a lost listener makes the service read versions again.
+    @Test func theNewsOfAStoreReachTheSlots() async throws {
+        let slots = SlotTable(capacity: 8), watch = VersionWatch()
+        let build = { () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) in (self.session(), 3) }
+        for user in ["a", "b", "c"] { try await slots.slot(user).with(build: build) { _ in } }
+        #expect(!watch.isLive)
+        watch.hear(.listening, slots: slots)
+        #expect(watch.isLive && ["a", "b", "c"].allSatisfy { slots.existing($0)?.isBuilt == false })
+        for user in ["a", "b", "c"] { try await slots.slot(user).with(build: build) { _ in } }
+        watch.hear(.moved(user: "a", version: 3), slots: slots)
+        watch.hear(.moved(user: "b", version: 4), slots: slots)
+        watch.hear(.moved(user: "c", version: nil), slots: slots)
+        watch.hear(.moved(user: "nobody", version: 1), slots: slots)
+        #expect(slots.existing("a")?.isBuilt == true && slots.existing("b")?.isBuilt == false && slots.existing("c") == nil)
+        watch.hear(.lost, slots: slots)
+        #expect(!watch.isLive)
+    }
 }

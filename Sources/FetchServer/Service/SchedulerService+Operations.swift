@@ -117,7 +117,8 @@ extension SchedulerService {
     /// both whether the user exists and the version a live session must be at.
     private func existing(_ user: UserRef) async throws -> StoredUser {
         let stored = user.stored
-        if !store.isShared, slots.existing(stored)?.isBuilt == true { return StoredUser(name: stored) }  // no store read on the hot path
+        // No store read on the hot path: nobody else writes, or the store tells of every write.
+        if !store.isShared || versions.isLive, slots.existing(stored)?.isBuilt == true { return StoredUser(name: stored) }
         let state = try await store.version(user: stored)
         guard state.hasEvents else {
             slots.remove(stored)  // deleted, perhaps through another instance

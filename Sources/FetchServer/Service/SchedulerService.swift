@@ -23,6 +23,8 @@ public final class SchedulerService: Sendable {
     /// Plans for past moments rebuild the user from the store each time: one at a time per
     /// tenant, a few more in line, so one tenant cannot slow another (``RebuildGate``).
     let pastRebuilds: RebuildLimiter
+    /// Whether the store tells this instance of every write as it commits.
+    let versions = VersionWatch()
 
     /// The default of `maxUsersInMemory`: each live user state holds its engine and usage model
     /// (Benchmarks/RESULTS.md, "Service memory", gives the measured memory per state).
@@ -42,6 +44,8 @@ public final class SchedulerService: Sendable {
         self.slots = SlotTable(capacity: max(1, maxUsersInMemory)) { metrics.sessionEvictions.increment() }
         self.writer = IngestWriter(store: store)
         self.pastRebuilds = RebuildLimiter(maxRunning: pastRebuilds.running, maxWaiting: pastRebuilds.waiting)
+        let (slots, versions) = (self.slots, self.versions)
+        store.watchVersions { news in versions.hear(news, slots: slots) }
     }
 
     /// A session rebuilt from the store (``UserHistory/session(scenario:seed:through:)``), and

@@ -63,6 +63,14 @@ final class SlotTable: @unchecked Sendable {
         return index[user].flatMap { entries[$0].slot }
     }
 
+    /// Drops every slot's session (the slots stay, for their places in the order).
+    func invalidateAll() {
+        lock.lock()
+        let all = entries.compactMap(\.slot)
+        lock.unlock()
+        for slot in all { slot.invalidate() }  // each under its own lock, not the table's
+    }
+
     func remove(_ user: String) {
         lock.lock()
         defer { lock.unlock() }

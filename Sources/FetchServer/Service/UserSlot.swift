@@ -73,6 +73,16 @@ final class UserSlot: @unchecked Sendable {
         return session != nil
     }
 
+    /// Hears that the store's version of the user is now `version`: a session at another
+    /// version is dropped, and so is a session being built (it may have read the store before).
+    func heard(version: Int64) {
+        lock.lock()
+        defer { lock.unlock() }
+        if session != nil && stamp == version { return }
+        session = nil
+        self.version &+= 1
+    }
+
     /// Drops the session after a write it cannot follow (an interval change, a deletion).
     func invalidate() {
         update { _ in false }
