@@ -30,6 +30,10 @@ public final class PostgresStore: ServiceStore {
     /// Other instances may write to the same database: the service checks versions.
     public var isShared: Bool { true }
 
+    /// Groups of batches written at once, each on a connection of its own: a group's
+    /// statements are round trips, and several groups in flight hide their waits.
+    public var writers: Int { 4 }
+
     /// How long a request waits for a connection before the store is called unavailable.
     let connectionWait: Duration
 

@@ -54,9 +54,12 @@ public protocol ServiceStore: Sendable {
     /// Returns once `receive` of ``watchVersions(_:)`` has been told every change committed
     /// before the call; at once when the store is not watched (or not shared).
     func catchUpVersions() async throws
+    /// How many transactions of batches (``appendGroup(_:)``) the service writes at once.
+    var writers: Int { get }
 }
 
 extension ServiceStore {
+    public var writers: Int { 1 }
     public func watchVersions(_ receive: @escaping @Sendable (VersionNews) -> Void) {}
     public func catchUpVersions() async throws {}
 

@@ -90,4 +90,42 @@ struct TwoInstanceTests {
         await storeB.close()
         try await db.drop()
     }
+
+    /// Over PostgreSQL several groups of batches are written at once: batches about one user
+    /// that arrive together all land, and what the instance then answers from memory is what a
+    /// fresh instance builds from the store.
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func batchesWrittenAtOnceLeaveTheMemoryOfTheStore() async throws {
+        let db = try await TestDatabase.make()
+        let events = ServerHarness.log(users: 3, days: 4, seed: 5).events
+        let plans = ["/v1/users/user-0001/apps/com.example.news/plan", "/v1/users/user-0002/apps/com.example.chat/plan",
+                     "/v1/users/user-0003/budget"]
+        let (appA, storeA) = try await Self.instance(db.url)
+        let (appB, storeB) = try await Self.instance(db.url)
+        try await appA.test(.router) { a in
+            #expect(try await ServerHarness.ingest(a, Array(events.prefix(50))).allSatisfy { $0 == .ok })
+            for uri in plans { _ = try await Self.get(a, uri) }  // sessions built, then fed by the batches below
+            let batches = stride(from: 50, to: events.count, by: 25).map { Array(events[$0..<min(events.count, $0 + 25)]) }
+            let statuses = try await withThrowingTaskGroup(of: [HTTPResponse.Status].self) { group in
+                var all: [HTTPResponse.Status] = []
+                for (i, part) in batches.enumerated() {
+                    if i >= 16, let done = try await group.next() { all += done }  // 16 requests in flight
+                    group.addTask { try await ServerHarness.ingest(a, part) }
+                }
+                for try await done in group { all += done }
+                return all
+            }
+            #expect(statuses.count == batches.count && statuses.allSatisfy { $0 == .ok })
+            try await appB.test(.router) { b in
+                try await storeA.catchUpVersions()
+                for uri in plans {
+                    let (fromA, fromB) = (try await Self.get(a, uri), try await Self.get(b, uri))
+                    #expect(fromA == fromB && fromA.hasPrefix("200 "), "\(uri)")
+                }
+            }
+        }
+        await storeA.close()
+        await storeB.close()
+        try await db.drop()
+    }
 }

@@ -4,18 +4,24 @@ import FetchSQLite
 /// Group commit for event ingest: batches that arrive while a transaction is being written
 /// wait and go into the next one together, each in its own savepoint (still all or nothing),
 /// and every request is answered only after the commit that holds its batch.
+///
+/// A store with one writer (SQLite) has one transaction in flight; a store with several
+/// (PostgreSQL, ``ServiceStore/writers``) has up to that many, each on its own connection.
+/// Two groups about one user then queue on the user's version row, and a session that sees
+/// their outcomes out of order is dropped and built again (``UserSlot/update(_:_:)``).
 actor IngestWriter {
     let store: any ServiceStore
     private var pending: [(events: [IdentifiedEvent], reply: CheckedContinuation<AppendOutcome, any Error>)] = []
-    private var writing = false
+    /// Transactions being written, at most the store's ``ServiceStore/writers``.
+    private var writing = 0
 
     init(store: any ServiceStore) { self.store = store }
 
     func append(_ events: [IdentifiedEvent]) async throws -> AppendOutcome {
         try await withCheckedThrowingContinuation { reply in
             pending.append((events, reply))
-            if !writing {
-                writing = true
+            if writing < store.writers {
+                writing += 1
                 Task { await self.drain() }
             }
         }
@@ -32,6 +38,6 @@ actor IngestWriter {
                 for job in group { job.reply.resume(throwing: error) }
             }
         }
-        writing = false
+        writing -= 1
     }
 }
