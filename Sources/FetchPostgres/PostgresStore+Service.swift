@@ -12,6 +12,7 @@ extension PostgresStore {
         let users = Set(batches.flatMap { $0.map(\.user) }).sorted()
         return try await transaction { [self] conn in
             try await lockVersions(users, conn)
+            if batches.count > 1, let outcomes = try await insertAtOnce(batches, conn) { return outcomes.map { .success($0) } }
             var results: [Result<AppendOutcome, any Error>] = []
             for events in batches {
                 results.append(try await insertInSavepoint(events, conn))
@@ -42,17 +43,31 @@ extension PostgresStore {
     }
 
     private func insert(_ batch: [IdentifiedEvent], _ conn: PostgresConnection) async throws -> AppendOutcome {
+        let added = try await claim([batch], conn)[0]
+        guard !added.isEmpty else { return AppendOutcome(added: [], steps: [:]) }
+        try await insertEvents(added, conn)
+        return AppendOutcome(added: added, steps: try await bumpVersions(Set(added.map(\.user)).sorted(), conn))
+    }
+
+    /// Claims the ids of the batches' events (``ServiceStore``: an id already claimed adds
+    /// nothing); returns each batch's events whose ids it claimed. The first item with a
+    /// claimed id is the one stored: a batch, or a later batch of the group, may repeat it.
+    func claim(_ batches: [[IdentifiedEvent]], _ conn: PostgresConnection) async throws -> [[IdentifiedEvent]] {
+        let all = batches.flatMap { $0 }
         var claimed = Set<ClaimedID>()
         for try await (user, id) in try await conn.query("""
             INSERT INTO event_ids (user_name, id)
-            SELECT u, i FROM unnest(\(batch.map(\.user))::text[], \(batch.map(\.id))::text[]) AS t(u, i)
+            SELECT u, i FROM unnest(\(all.map(\.user))::text[], \(all.map(\.id))::text[]) AS t(u, i)
             ON CONFLICT DO NOTHING RETURNING user_name, id
             """, logger: logger).decode((String, String).self) {
             claimed.insert(ClaimedID(user: user, id: id))
         }
-        // The first item with a claimed id is the one stored (a batch may repeat a user's id).
-        let added = batch.filter { claimed.remove(ClaimedID(user: $0.user, id: $0.id)) != nil }
-        guard !added.isEmpty else { return AppendOutcome(added: [], steps: [:]) }
+        return batches.map { batch in batch.filter { claimed.remove(ClaimedID(user: $0.user, id: $0.id)) != nil } }
+    }
+
+    /// Stores claimed events, in order, each numbered among the user's alike events, and the
+    /// users' apps.
+    func insertEvents(_ added: [IdentifiedEvent], _ conn: PostgresConnection) async throws {
         let appIDs = try await appIDs(for: added.filter { $0.event.app >= 0 }.map(\.appName), conn)
         let events = added.map(\.event)
         try await conn.query("""
@@ -73,7 +88,6 @@ extension PostgresStore {
             SELECT u, a FROM unnest(\(pairs.map { $0[0] })::text[], \(pairs.map { Int32(appIDs[$0[1]] ?? 0) })::int4[]) AS t(u, a)
             ON CONFLICT DO NOTHING
             """, logger: logger)
-        return AppendOutcome(added: added, steps: try await bumpVersions(Set(added.map(\.user)).sorted(), conn))
     }
 
     /// The ids of these app names, adding the names the store does not have yet, in the order
@@ -218,7 +232,7 @@ extension PostgresStore {
 }
 
 /// An event id a batch claimed, with the user it is claimed for (ids are each user's own).
-private struct ClaimedID: Hashable {
+struct ClaimedID: Hashable {
     var user: String
     var id: String
 }

@@ -1,0 +1,69 @@
+import FetchCore
+import FetchPostgres
+import FetchPostgresTesting
+import FetchSQLite
+import FetchStorage
+import FetchTesting
+import Testing
+
+/// PostgreSQL writes a group of batches in a few statements: the outcomes, batch by batch, and
+/// what is stored are those of SQLite, which writes them one by one; and a batch the database
+/// refuses fails alone.
+struct GroupAtOnceTests {
+    static func outcomeText(_ r: Result<AppendOutcome, any Error>) -> String {
+        switch r {
+        case .success(let o): "added \(o.added.map { "\($0.user)/\($0.id)" }) users \(o.steps.keys.sorted())"
+        case .failure: "failed"
+        }
+    }
+
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"),
+          arguments: [1, 2, 3] as [UInt64])
+    func groupsOfRandomBatchesGiveWhatBatchByBatchGives(seed: UInt64) async throws {
+        let db = try await TestDatabase.make()
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let pg = try await PostgresStore(url: db.url), lite = try SQLiteStore(path: dir.path + "/s.sqlite")
+        var rng = SplitMix64(seed: seed)
+        var stamps: [String: Int64] = [:]  // each user's version as the steps tell it
+        for _ in 0..<12 {
+            // Ids repeated within a batch, across the group's batches and across groups; events alike but for their id.
+            let group = (0..<rng.int(in: 2...5)).map { _ in
+                (0..<rng.int(in: 0...8)).map { _ in
+                    ServiceStoreTests.event("e\(rng.int(in: 0...40))", user: "t/u\(rng.int(in: 0...3))",
+                                            minute: Int64(rng.int(in: 0...30)), app: rng.chance(0.8) ? "app\(rng.int(in: 0...4))" : nil)
+                }
+            }
+            let (fromPG, fromLite) = (try await pg.appendGroup(group), try await lite.appendGroup(group))
+            #expect(fromPG.map(Self.outcomeText) == fromLite.map(Self.outcomeText))
+            for outcome in fromPG.compactMap({ try? $0.get() }) {
+                for (user, step) in outcome.steps.sorted(by: { $0.key < $1.key }) {
+                    #expect(step.before == stamps[user, default: 0], "steps chain, batch after batch")
+                    stamps[user] = step.after
+                }
+            }
+        }
+        for user in (0...3).map({ "t/u\($0)" }) {
+            #expect(ServiceStoreTests.text(try await pg.history(user: user)) == ServiceStoreTests.text(try await lite.history(user: user)))
+            if let stamp = stamps[user] { #expect(try await pg.version(user: user).version == stamp) }
+        }
+        await pg.close()
+        try await db.drop()
+    }
+
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func aBatchTheDatabaseRefusesFailsAloneAndTheRestOfItsGroupIsStored() async throws {
+        let db = try await TestDatabase.make()
+        let pg = try await PostgresStore(url: db.url)
+        // PostgreSQL's text holds no NUL byte: the service's name rules keep it out, the store is called directly here.
+        let group = [[ServiceStoreTests.event("a", minute: 1)], [ServiceStoreTests.event("b", minute: 2, app: "bad\u{0}app")],
+                     [ServiceStoreTests.event("c", user: "acme/u2", minute: 3)]]
+        let results = try await pg.appendGroup(group)
+        #expect(results.map(Self.outcomeText) == ["added [\"acme/u1/a\"] users [\"acme/u1\"]", "failed",
+                                                  "added [\"acme/u2/c\"] users [\"acme/u2\"]"])
+        #expect(try await pg.history(user: "acme/u1").events.count == 1)
+        #expect(try await pg.history(user: "acme/u2").events.count == 1)
+        await pg.close()
+        try await db.drop()
+    }
+}
