@@ -114,7 +114,8 @@ extension SchedulerService {
     }
 
     /// A user with events; a user without is not found. Over a shared store, one read gives
-    /// both whether the user exists and the version a live session must be at.
+    /// both whether the user exists and the version a live session must be at, unless the
+    /// session is built and the store tells of every write (``VersionWatch``).
     private func existing(_ user: UserRef) async throws -> StoredUser {
         let stored = user.stored
         // No store read on the hot path: nobody else writes, or the store tells of every write.
