@@ -96,7 +96,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     /// Plans fetches of `app` over `(at, at + horizon]`; `at` nil means the last event.
     ///
     /// The same question asked again before the next event or report is answered from the
-    /// plans kept (``PlanMemo``): the same plan, at the cost of a lookup.
+    /// plans kept (`PlanMemo`): the same plan, at the cost of a lookup.
     @_specialize(exported: true, where P == AdaptivePolicy)
     public func plan(app: String, at: Int64?, horizon: Int64) -> FetchPlan {
         let question = PlanMemo.Question(app: app, at: at, horizon: horizon)
