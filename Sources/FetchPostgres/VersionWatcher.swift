@@ -14,6 +14,8 @@ final class VersionWatcher: Sendable {
     static let channel = "fetchsched_versions"
     /// How long ``catchUp(client:logger:)`` waits for its own notification.
     static let catchUpWait = Duration.seconds(5)
+    /// How often the listener checks that its notifications still arrive.
+    static let heartbeat = Duration.seconds(5)
 
     private struct State: ~Copyable {
         var task: Task<Void, Never>?
@@ -34,12 +36,27 @@ final class VersionWatcher: Sendable {
             s.task = Task { [self] in
                 while !Task.isCancelled {
                     do {
-                        try await client.withConnection { conn in
-                            try await conn.listen(on: Self.channel) { notes in
-                                state.withLock { $0.listening = true }
-                                receive(.listening)
-                                for try await note in notes { hear(note.payload, receive) }
+                        // Listening, with a heartbeat through the pool: a connection that died
+                        // without a word (a partition, a crashed host) is noticed within
+                        // heartbeat + catchUpWait, and listening starts again on another.
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask { [self] in
+                                try await client.withConnection { conn in
+                                    try await conn.listen(on: Self.channel) { notes in
+                                        state.withLock { $0.listening = true }
+                                        receive(.listening)
+                                        for try await note in notes { hear(note.payload, receive) }
+                                    }
+                                }
                             }
+                            group.addTask { [self] in
+                                while true {
+                                    try await Task.sleep(for: Self.heartbeat)
+                                    try await catchUp(client: client, logger: logger)
+                                }
+                            }
+                            defer { group.cancelAll() }
+                            try await group.next()
                         }
                     } catch {
                         logger.debug("version notifications stopped", metadata: ["error": "\(String(reflecting: error))"])
@@ -89,10 +106,15 @@ final class VersionWatcher: Sendable {
             s.lastToken += 1
             return s.lastToken
         }) else { return }
-        try await client.query("SELECT pg_notify(\(Self.channel), \("sync\t\(token)"))", logger: logger)
         let heard = await withTaskGroup(of: Bool.self) { group in
             group.addTask { [self] in
-                await withCheckedContinuation { c in
+                // Sent within the wait, so that a store that gives no connection is bounded too.
+                do {
+                    try await client.query("SELECT pg_notify(\(Self.channel), \("sync\t\(token)"))", logger: logger)
+                } catch {
+                    return false
+                }
+                return await withCheckedContinuation { c in
                     let now = state.withLock { s -> Bool? in
                         if s.early.remove(token) != nil { return true }
                         if s.expired.remove(token) != nil { return false }
