@@ -61,11 +61,11 @@ struct PlanMemoTests {
                 let text = String(repeating: "x", count: rng.int(in: 0...20_000))
                 memo.keep(json: text, naming: "u", for: question)
             }
-            #expect(memo.count <= PlanMemo.capacity)
+            #expect(memo.kept.count <= PlanMemo.capacity)
             #expect(memo.bytes <= PlanMemo.maxBytes)
             #expect(memo.bytes == memo.kept.reduce(0) { $0 + $1.bytes })
         }
         memo.forget()
-        #expect(memo.count == 0 && memo.bytes == 0)
+        #expect(memo.kept.isEmpty && memo.bytes == 0)
     }
 }

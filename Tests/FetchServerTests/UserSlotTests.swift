@@ -94,6 +94,26 @@ struct UserSlotTests {
         #expect(builds.count == 3 && slot.isBuilt)
     }
 
+    /// This instance's own write can be heard before its step reaches the session: the
+    /// session is stale meanwhile, then follows the write and is not built again.
+    @Test func anOwnWriteHeardBeforeItsStepIsFollowedNotRebuilt() async throws {
+        let slot = UserSlot(), builds = Builds()
+        let build = { () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) in
+            builds.count += 1
+            return (self.session(), 5)
+        }
+        try await slot.with(current: 5, build: build) { _ in }
+        slot.heard(version: 6)
+        #expect(!slot.isBuilt, "behind what was heard")
+        var fed = false
+        slot.update(VersionStep(before: 5, after: 6)) { _ in fed = true; return true }
+        #expect(fed && slot.isBuilt)
+        slot.heard(version: 6)
+        slot.heard(version: 4)  // a late notification of an older write
+        try await slot.with(build: build) { _ in }
+        #expect(builds.count == 1)
+    }
+
     /// Listening again drops every session (what changed meanwhile is not known), a deletion
     /// drops the user's slot, and a lost listener makes the service read versions again.
     @Test func theNewsOfAStoreReachTheSlots() async throws {

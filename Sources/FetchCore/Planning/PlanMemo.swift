@@ -64,8 +64,6 @@ struct PlanMemo {
         bytes = 0
     }
 
-    var count: Int { kept.count }
-
     private mutating func insert(_ k: Kept) {
         let size = k.bytes
         guard size <= Self.maxBytes else { return }

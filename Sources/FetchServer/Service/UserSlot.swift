@@ -24,13 +24,16 @@ final class UserSlot: @unchecked Sendable {
     private var version = 0
     /// The store's version of the user that the session matches.
     private var stamp: Int64 = 0
+    /// The highest version heard of (``heard(version:)``) since the session was built: past
+    /// ``stamp``, the session is stale until this instance's own write brings it there.
+    private var heardAhead: Int64 = .min
 
     /// Runs `body` with the session, building it first with `build` (no lock held) when needed,
     /// or when it is not at `current`, the store's version just read (nil: not checked).
     func with<R>(current: Int64? = nil, build: () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64),
                  _ body: (PlanningSession<AdaptivePolicy>) throws -> R) async throws -> R {
         let seen = try lock.withLock { () throws -> Result<R, any Error>? in
-            if let current, session != nil, stamp != current {
+            if session != nil, heardAhead > stamp || current.map({ stamp != $0 }) == true {
                 session = nil
                 self.version &+= 1
             }
@@ -41,9 +44,10 @@ final class UserSlot: @unchecked Sendable {
         let (built, builtStamp) = try await build()
         return try lock.withLock {
             if let s = session { return try body(s) }  // another request built one meanwhile
-            if self.version == version {
+            if self.version == version {  // nothing heard during the read: it saw every write heard before
                 session = built
                 stamp = builtStamp
+                heardAhead = .min
             }
             return try body(built)
         }
@@ -70,17 +74,21 @@ final class UserSlot: @unchecked Sendable {
     var isBuilt: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return session != nil
+        return session != nil && heardAhead <= stamp
     }
 
-    /// Hears that the store's version of the user is now `version`: a session at another
-    /// version is dropped, and so is a session being built (it may have read the store before).
+    /// Hears that the store's version of the user is now `version`. A session behind it is
+    /// stale until a write of this instance moves it there (its notification can come before
+    /// its step: ``update(_:_:)``), else it is built again when next used; a session being
+    /// built is not kept (it may have read the store before the write).
     func heard(version: Int64) {
         lock.lock()
         defer { lock.unlock() }
-        if session != nil && stamp == version { return }
-        session = nil
-        self.version &+= 1
+        if session == nil {
+            self.version &+= 1
+        } else {
+            heardAhead = max(heardAhead, version)
+        }
     }
 
     /// Drops the session after a write it cannot follow (an interval change, a deletion).
