@@ -49,21 +49,40 @@ final class ChildGroups: Sendable {
     private func stop(by sig: Int32) {
         groups.withLock { set in
             for pid in set { kill(-pid, SIGKILL) }
-            // SIGKILL lands when the child is next scheduled, which on a busy machine can be
-            // after the run has exited: wait (bounded) for each child to die first.
-            for pid in set { Self.awaitDeath(of: pid, ms: 5000) }
+            // SIGKILL lands when a process is next scheduled, which on a busy machine can be
+            // after the run has exited: wait (bounded) for each whole group to be gone first.
+            for pid in set { Self.awaitGroupGone(pid, ms: 5000) }
         }
         _exit(128 + sig)
     }
 
-    /// Reaps a killed child, polling every millisecond for at most `ms`; a child reaped
-    /// elsewhere (ECHILD) is dead already.
-    private static func awaitDeath(of pid: pid_t, ms: Int) {
+    /// Reaps the killed group's leader (this run's child) and waits until no process of the
+    /// group still runs (the shell may have started the policy as a child of its own), for at
+    /// most `ms`. A killed process waits as a zombie until its parent reaps it, which for an
+    /// orphan is init, on its own time: where /proc lists processes, zombies do not count;
+    /// elsewhere only the leader is waited for.
+    private static func awaitGroupGone(_ pid: pid_t, ms: Int) {
         var status: Int32 = 0
-        for _ in 0..<ms {
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid || (r < 0 && errno == ECHILD) { return }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(ms) * 1_000_000
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            let leaderGone = reaped == pid || (reaped < 0 && errno == ECHILD)
+            if leaderGone && !groupRuns(pid) { return }
             usleep(1000)
         }
+    }
+
+    /// Whether a process of group `group` other than a zombie is listed in /proc (false where
+    /// there is no /proc).
+    private static func groupRuns(_ group: pid_t) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return false }
+        for name in names where name.first?.isNumber == true {
+            guard let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            // After the name: state, parent, group.
+            if fields.count > 2, fields[2] == "\(group)", fields[0] != "Z", fields[0] != "X" { return true }
+        }
+        return false
     }
 }
