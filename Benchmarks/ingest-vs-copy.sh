@@ -37,7 +37,7 @@ python3 - "$rows" "$t_ours" "$t_copy" <<'PY'
 import sys
 rows, ours, copy = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
 print(f"rows: {rows}")
-print(f"fetchsched ingest --no-learn into PostgreSQL (parse, COPY to staging, the move into events): {ours:.2f} s, {rows/ours:,.0f} rows/s")
+print(f"fetchsched ingest --no-learn into PostgreSQL (parse, COPY, the key; into a store with events: COPY to staging, then the move): {ours:.2f} s, {rows/ours:,.0f} rows/s")
 print(f"psql \\copy of the CSV into a plain five-column text table: {copy:.2f} s, {rows/copy:,.0f} rows/s")
 print(f"ratio: {copy/ours:.2f}x the speed of COPY")
 PY

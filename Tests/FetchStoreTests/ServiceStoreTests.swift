@@ -205,51 +205,6 @@ struct IngestParityTests {
     }
 }
 
-/// The first ingest into an empty PostgreSQL store loads the rows without the table's key and
-/// builds the key after them; later ingests go through the key.
-struct FirstLoadTests {
-    static func keyColumns(_ pg: PostgresStore) async throws -> [String] {
-        var columns: [String] = []
-        for try await c in try await pg.client.query("""
-            SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
-            WHERE i.indrelid = 'events'::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)
-            """).decode(String.self) { columns.append(c) }
-        return columns
-    }
-
-    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
-    func aFirstLoadKeepsIdenticalRowsApartAndLeavesTheKeyForTheNext() async throws {
-        let db = try await TestDatabase.make()
-        let dir = TempDir()
-        defer { dir.cleanup() }
-        let header = "timestamp,user,app,event,value\n"
-        let twice = "2025-01-06T07:16:00Z,u1,news,open,\n"
-        let first = dir.file("a.csv", header + twice + twice + "2025-01-06T07:17:00Z,u1,,battery,80\n")
-        let second = dir.file("b.csv", header + twice + twice + twice + "2025-01-06T08:00:00Z,u2,mail,open,\n")
-        let pg = try await PostgresStore(url: db.url)
-        let key = ["user_name", "ts", "kind", "app", "value", "occurrence"]
-        var a = try LogSource(paths: [first])
-        #expect(try await pg.ingest(&a).inserted == 3)
-        #expect(try await Self.keyColumns(pg) == key)
-        var again = try LogSource(paths: [first])
-        #expect(try await pg.ingest(&again).inserted == 0)
-        // The third identical open is new, and so is u2's: the store has events now, so through the key.
-        var b = try LogSource(paths: [second])
-        #expect(try await pg.ingest(&b).inserted == 2)
-        #expect(try await Self.keyColumns(pg) == key)
-        let lite = try SQLiteStore(path: dir.path + "/s.sqlite")
-        for path in [first, second] {
-            var s = try LogSource(paths: [path])
-            _ = try lite.ingest(&s)
-        }
-        for user in ["u1", "u2"] {
-            #expect(ServiceStoreTests.text(try await lite.history(user: user)) == ServiceStoreTests.text(try await pg.history(user: user)))
-        }
-        await pg.close()
-        try await db.drop()
-    }
-}
-
 /// Issue 34: two instances' legitimate writes at once never fail for meeting each other.
 struct ConcurrentWriteTests {
     static func events(user: String, ids: String, app: String, count: Int) -> [IdentifiedEvent] {

@@ -1,0 +1,123 @@
+import FetchCore
+import FetchStorage
+import NIOCore
+import PostgresNIO
+
+/// The first ingest into a store with no events: the rows copied straight into `events`, with
+/// no staging table and no key, and the key built once after them.
+extension PostgresStore {
+    /// Whether the store holds no event yet. Then `apps` (against new names) and `events`
+    /// (against everything) stay locked to the end of the transaction, so that the ingest may
+    /// number the apps itself and no instance writes meanwhile. A store with events is not locked.
+    func lockEmptyStore(_ conn: PostgresConnection) async throws -> Bool {
+        let empty = "SELECT CASE WHEN EXISTS (SELECT 1 FROM events) THEN 0 ELSE 1 END"
+        guard try await count(conn, empty) == 1 else { return false }
+        // `apps` first: the order a service's write takes them in (its app names, then its events).
+        try await conn.query("LOCK TABLE apps IN SHARE ROW EXCLUSIVE MODE", logger: logger)
+        try await conn.query("LOCK TABLE events IN ACCESS EXCLUSIVE MODE", logger: logger)
+        return try await count(conn, empty) == 1  // an instance may have written before the locks
+    }
+
+    /// Copies every event of `source` into the empty `events` (``lockEmptyStore(_:)``) and then
+    /// builds the table's key, in the caller's transaction.
+    ///
+    /// Going through a staging table cost a second write of every row and a join on the app
+    /// names; here the apps are numbered as the rows stream (``AppNumbering``), and the rows are
+    /// distinct (``Occurrences``): were two not, adding the key fails and the ingest with it.
+    /// A failure anywhere leaves the tables as they were, key included.
+    nonisolated(nonsending) func firstLoad<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection) async throws -> IngestStats {
+        try await conn.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
+        try await conn.query("ALTER TABLE events DROP CONSTRAINT events_pkey", logger: logger)
+        var numbering = AppNumbering(stored: try await storedApps(conn),
+                                     next: Int32(try await count(conn, "SELECT nextval(pg_get_serial_sequence('apps', 'id'))")))
+        var pairs = Set<Int64>()  // user index << 32 | app id
+        var stats = IngestStats()
+        var occurrences = Occurrences()
+        var failure: (any Error)?
+        let columns = ["user_name", "ts", "kind", "app", "value", "occurrence", "utc_offset", "unix_form"]
+        try await conn.copyFrom(table: "events", columns: columns, logger: logger) { writer in
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(1 << 20)
+            do {
+                while let e = try source.next() {
+                    let app = e.app >= 0 ? try numbering.id(of: e.app, in: source.apps) : 0
+                    if e.app >= 0 { pairs.insert(Int64(e.user) << 32 | Int64(app)) }
+                    Self.appendCopyRow(e, occurrence: occurrences.next(e), users: source.users, to: &buffer) {
+                        $0.writeString(String(app))
+                    }
+                    stats.read += 1
+                    if buffer.readableBytes >= 1 << 20 {
+                        try await writer.write(buffer)
+                        buffer.clear()
+                    }
+                }
+            } catch {
+                failure = error
+                throw error
+            }
+            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+        }
+        if let failure { throw failure }
+        try await storeNumbered(numbering.added, conn)
+        try await conn.query("ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (user_name, ts, kind, app, value, occurrence)",
+                             logger: logger)
+        let users = source.users
+        let sorted = pairs.sorted()
+        try await conn.query("""
+            INSERT INTO user_apps (user_name, app)
+            SELECT * FROM unnest(\(sorted.map { users[Int32($0 >> 32)] })::text[], \(sorted.map { Int32(truncatingIfNeeded: $0) })::int4[])
+            """, logger: logger)
+        stats.inserted = stats.read
+        return stats
+    }
+
+    /// Every app name the store has, with its id.
+    private func storedApps(_ conn: PostgresConnection) async throws -> [String: Int32] {
+        var stored: [String: Int32] = [:]
+        for try await (id, name) in try await conn.query("SELECT id, name FROM apps", logger: logger).decode((Int32, String).self) {
+            stored[name] = id
+        }
+        return stored
+    }
+
+    /// Adds the apps the load numbered, and moves the ids' sequence past them.
+    private func storeNumbered(_ added: [(id: Int32, name: String)], _ conn: PostgresConnection) async throws {
+        guard let last = added.last?.id else { return }
+        try await conn.query("""
+            INSERT INTO apps (id, name) SELECT * FROM unnest(\(added.map(\.id))::int4[], \(added.map(\.name))::text[])
+            """, logger: logger)
+        try await conn.query("SELECT setval(pg_get_serial_sequence('apps', 'id'), \(last))", logger: logger)
+    }
+}
+
+/// The store's id of each app a log names, numbered as the rows stream: a name the store has
+/// keeps its id, and new names take the next ids in the order the log first names them (as
+/// the SQLite driver numbers them). The caller holds `apps` locked against other writers.
+struct AppNumbering {
+    let stored: [String: Int32]
+    var next: Int32
+    /// Ids by the log's own app index, filled as the log names them.
+    private var ids: [Int32] = []
+    /// The names the store did not have, with the ids given them, in order.
+    private(set) var added: [(id: Int32, name: String)] = []
+
+    init(stored: [String: Int32], next: Int32) {
+        self.stored = stored
+        self.next = next
+    }
+
+    mutating func id(of app: Int32, in names: NameTable) throws -> Int32 {
+        while ids.count <= Int(app) {
+            let name = names[Int32(ids.count)]
+            if let id = stored[name] {
+                ids.append(id)
+            } else {
+                guard next < Int32.max else { throw InputError("the store has no app id left for '\(name)'") }
+                ids.append(next)
+                added.append((next, name))
+                next += 1
+            }
+        }
+        return ids[Int(app)]
+    }
+}
