@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Ingest into PostgreSQL next to psql's \copy of the same CSV into a plain five-column table.
+# Ingest into PostgreSQL next to psql's \copy of the same CSV into a plain five-column table,
+# then a second log as large into the same store.
 # Usage: PG_CLUSTER=postgres://… Benchmarks/ingest-vs-copy.sh [users] [days]
 # (from the repository root; scripts/pg-cluster.sh start DIR prints a cluster's URL). Each side
 # gets a fresh database, dropped afterwards.
@@ -27,17 +28,26 @@ end=$(date +%s.%N)
 rows=$(psql "$base/$ours" -tAc "SELECT count(*) FROM events")
 t_ours=$(python3 -c "print($end - $start)")
 
+# A second log as large (another seed: the same users and apps, other events) into the store
+# that now holds the first.
+"$bin" generate --users "$users" --days "$days" --seed 2 --out "$work/second.csv"
+start=$(date +%s.%N)
+"$bin" ingest "$work/second.csv" --db "$base/$ours" --no-learn > "$work/ingest2.txt"
+end=$(date +%s.%N)
+t_second=$(python3 -c "print($end - $start)")
+
 psql "$base/$theirs" -qc "CREATE TABLE plain (ts text, user_name text, app text, event text, value text)"
 start=$(date +%s.%N)
 psql "$base/$theirs" -qc "\\copy plain FROM '$work/log.csv' WITH (FORMAT csv, HEADER true)"
 end=$(date +%s.%N)
 t_copy=$(python3 -c "print($end - $start)")
 
-python3 - "$rows" "$t_ours" "$t_copy" <<'PY'
+python3 - "$rows" "$t_ours" "$t_copy" "$t_second" <<'PY'
 import sys
-rows, ours, copy = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+rows, ours, copy, second = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 print(f"rows: {rows}")
 print(f"fetchsched ingest --no-learn into PostgreSQL (parse, COPY, the key; into a store with events: COPY to staging, then the move): {ours:.2f} s, {rows/ours:,.0f} rows/s")
 print(f"psql \\copy of the CSV into a plain five-column text table: {copy:.2f} s, {rows/copy:,.0f} rows/s")
 print(f"ratio: {copy/ours:.2f}x the speed of COPY")
+print(f"a second log as large (seed 2) into the store holding the first: {second:.2f} s")
 PY

@@ -26,8 +26,12 @@ extension PostgresStore {
     /// distinct (``Occurrences``): were two not, adding the key fails and the ingest with it.
     /// A failure anywhere leaves the tables as they were, key included.
     nonisolated(nonsending) func firstLoad<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection) async throws -> IngestStats {
-        try await conn.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
-        try await conn.query("ALTER TABLE events DROP CONSTRAINT events_pkey", logger: logger)
+        try await withoutEventsKey(conn) { try await copyIntoEvents(&source, conn) }
+    }
+
+    /// The rows of ``firstLoad(_:_:)``, copied into `events` with the apps they name.
+    nonisolated(nonsending) private func copyIntoEvents<S: UsageEventSource>(_ source: inout S,
+                                                                            _ conn: PostgresConnection) async throws -> IngestStats {
         var numbering = AppNumbering(stored: try await storedApps(conn),
                                      next: Int32(try await count(conn, "SELECT nextval(pg_get_serial_sequence('apps', 'id'))")))
         var pairs = Set<Int64>()  // user index << 32 | app id
@@ -59,8 +63,6 @@ extension PostgresStore {
         }
         if let failure { throw failure }
         try await storeNumbered(numbering.added, conn)
-        try await conn.query("ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (user_name, ts, kind, app, value, occurrence)",
-                             logger: logger)
         let users = source.users
         let sorted = pairs.sorted()
         try await conn.query("""
@@ -69,6 +71,34 @@ extension PostgresStore {
             """, logger: logger)
         stats.inserted = stats.read
         return stats
+    }
+
+    /// Runs `body` with `events` locked and without its key, then builds the key again by one
+    /// sort of every row. All in the caller's transaction: a failure, or rows that are not
+    /// distinct, leave the table as it was, key included.
+    nonisolated(nonsending) func withoutEventsKey<T>(_ conn: PostgresConnection,
+                                                   _ body: () async throws -> T) async throws -> T {
+        try await conn.query("LOCK TABLE events IN ACCESS EXCLUSIVE MODE", logger: logger)
+        // Memory for the key's sort, and for the hash of the stored rows a move checks against.
+        try await conn.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
+        try await conn.query("SET LOCAL work_mem = '256MB'", logger: logger)
+        try await conn.query("SET LOCAL enable_mergejoin = off", logger: logger)
+        try await conn.query("SET LOCAL jit = off", logger: logger)
+        try await conn.query("ALTER TABLE events DROP CONSTRAINT events_pkey", logger: logger)
+        let result = try await body()
+        try await conn.query("ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (user_name, ts, kind, app, value, occurrence)",
+                             logger: logger)
+        return result
+    }
+
+    /// Whether `staged` rows are at least twice as many as `events` holds: then the move
+    /// without the key (checked against a hash of the stored rows) and the key built again over
+    /// every row cost clearly less than a keyed insert of each staged row; with as many rows
+    /// staged as stored the two cost about the same, and the keyed insert takes no lock.
+    /// Counted no further than half the rows staged, so the count costs less than they do.
+    func outnumbersStore(_ staged: Int, _ conn: PostgresConnection) async throws -> Bool {
+        let half = staged / 2
+        return try await count(conn, "SELECT count(*) FROM (SELECT 1 FROM events LIMIT \(half + 1)) t") <= half
     }
 
     /// Every app name the store has, with its id.

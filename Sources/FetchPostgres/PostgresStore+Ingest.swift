@@ -83,7 +83,7 @@ extension PostgresStore {
         // App ids in the order the source first named them, as the SQLite driver numbers them.
         _ = try await appIDs(for: source.apps.names, conn)
         try await conn.query("ANALYZE staging", logger: logger)
-        stats.inserted = try await moveStaged(conn)
+        stats.inserted = try await moveStaged(conn, staged: stats.read)
         try await conn.query("""
             INSERT INTO user_apps (user_name, app)
             SELECT DISTINCT s.user_name, a.id FROM staging s JOIN apps a ON a.name = s.app_name
@@ -96,19 +96,35 @@ extension PostgresStore {
     /// anti-join first: `ON CONFLICT` costs about twice as much per row. A row that a service
     /// instance stores between the check and the insert makes it fail; then the same move runs
     /// again with `ON CONFLICT DO NOTHING`, from a savepoint.
-    private func moveStaged(_ conn: PostgresConnection) async throws -> Int {
+    ///
+    /// When the rows staged are at least twice as many as the store holds, the key is dropped for
+    /// the move and built again after it (``withoutEventsKey(_:_:)``): a sort of every row
+    /// costs less than a keyed insert of each new one.
+    private func moveStaged(_ conn: PostgresConnection, staged: Int) async throws -> Int {
         let select = """
             SELECT s.user_name, s.ts, s.kind, coalesce(a.id, 0) AS app, s.value, s.occurrence, s.utc_offset, s.unix_form
             FROM staging s LEFT JOIN apps a ON a.name = s.app_name
             """
+        let absent = """
+            SELECT * FROM (\(select)) r WHERE NOT EXISTS (
+                SELECT 1 FROM events e WHERE e.user_name = r.user_name AND e.ts = r.ts AND e.kind = r.kind
+                                         AND e.app = r.app AND e.value = r.value AND e.occurrence = r.occurrence)
+            """
+        if try await outnumbersStore(staged, conn) {
+            return try await withoutEventsKey(conn) {
+                try await count(conn, """
+                    WITH ins AS (
+                        INSERT INTO events (user_name, ts, kind, app, value, occurrence, utc_offset, unix_form) \(absent)
+                        RETURNING 1)
+                    SELECT count(*) FROM ins
+                    """)
+            }
+        }
         try await conn.query("SAVEPOINT move", logger: logger)
         do {
             let n = try await count(conn, """
                 WITH ins AS (
-                    INSERT INTO events (user_name, ts, kind, app, value, occurrence, utc_offset, unix_form)
-                    SELECT * FROM (\(select)) r WHERE NOT EXISTS (
-                        SELECT 1 FROM events e WHERE e.user_name = r.user_name AND e.ts = r.ts AND e.kind = r.kind
-                                                 AND e.app = r.app AND e.value = r.value AND e.occurrence = r.occurrence)
+                    INSERT INTO events (user_name, ts, kind, app, value, occurrence, utc_offset, unix_form) \(absent)
                     RETURNING 1)
                 SELECT count(*) FROM ins
                 """)

@@ -8,8 +8,9 @@ import PostgresNIO
 import Testing
 
 /// The first ingest into an empty PostgreSQL store copies the rows straight into `events`,
-/// without the table's key, numbering the apps itself, and builds the key after them; later
-/// ingests go through the key.
+/// without the table's key, numbering the apps itself, and builds the key after them; a later
+/// ingest goes through the key, unless its rows are at least twice the store's, when it builds
+/// the key again.
 struct FirstLoadTests {
     static func keyColumns(_ pg: PostgresStore) async throws -> [String] {
         var columns: [String] = []
@@ -146,5 +147,32 @@ struct FirstLoadTests {
             await instance.close()
             try await db.drop()
         }
+    }
+
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func aLoadSmallerThanTheStoreGoesThroughTheKeyAndALargerOneBuildsItAgainBothAsSQLiteStores() async throws {
+        let db = try await TestDatabase.make()
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let all = Self.rows(3000, users: 7, apps: 11)
+        let logs = [dir.file("a.csv", Self.csv(Array(all.prefix(1000)))),
+                    dir.file("b.csv", Self.csv(Array(all[950..<1050]))),  // fewer rows than stored, half of them stored
+                    dir.file("c.csv", Self.csv(all))]                      // more than twice the rows stored, a third of them stored already
+        let pg = try await PostgresStore(url: db.url)
+        let lite = try SQLiteStore(path: dir.path + "/s.sqlite")
+        var keys: [String] = []
+        for log in logs {
+            var a = try LogSource(paths: [log]), b = try LogSource(paths: [log])
+            #expect(try await pg.ingest(&a).inserted == (try lite.ingest(&b)).inserted)
+            keys += try await Self.strings(pg, "SELECT pg_relation_filenode('events_pkey')::text")
+        }
+        #expect(keys[0] == keys[1], "through the key")
+        #expect(keys[1] != keys[2], "the key built again")
+        #expect(try await Self.keyColumns(pg) == ["user_name", "ts", "kind", "app", "value", "occurrence"])
+        for user in (0..<7).map({ "u\($0)" }) {
+            #expect(ServiceStoreTests.text(try await lite.history(user: user)) == ServiceStoreTests.text(try await pg.history(user: user)))
+        }
+        await pg.close()
+        try await db.drop()
     }
 }
