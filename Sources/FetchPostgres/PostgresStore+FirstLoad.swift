@@ -36,32 +36,12 @@ extension PostgresStore {
                                      next: Int32(try await count(conn, "SELECT nextval(pg_get_serial_sequence('apps', 'id'))")))
         var pairs = Set<Int64>()  // user index << 32 | app id
         var stats = IngestStats()
-        var occurrences = Occurrences()
-        var failure: (any Error)?
         let columns = ["user_name", "ts", "kind", "app", "value", "occurrence", "utc_offset", "unix_form"]
-        try await conn.copyFrom(table: "events", columns: columns, logger: logger) { writer in
-            var buffer = ByteBuffer()
-            buffer.reserveCapacity(1 << 20)
-            do {
-                while let e = try source.next() {
-                    let app = e.app >= 0 ? try numbering.id(of: e.app, in: source.apps) : 0
-                    if e.app >= 0 { pairs.insert(Int64(e.user) << 32 | Int64(app)) }
-                    Self.appendCopyRow(e, occurrence: occurrences.next(e), users: source.users, to: &buffer) {
-                        $0.writeString(String(app))
-                    }
-                    stats.read += 1
-                    if buffer.readableBytes >= 1 << 20 {
-                        try await writer.write(buffer)
-                        buffer.clear()
-                    }
-                }
-            } catch {
-                failure = error
-                throw error
-            }
-            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+        stats.read = try await copyRows(&source, into: "events", columns: columns, conn) { e, occurrence, users, apps, buffer in
+            let app = e.app >= 0 ? try numbering.id(of: e.app, in: apps) : 0
+            if e.app >= 0 { pairs.insert(Int64(e.user) << 32 | Int64(app)) }
+            Self.appendCopyRow(e, occurrence: occurrence, users: users, to: &buffer) { $0.writeString(String(app)) }
         }
-        if let failure { throw failure }
         try await storeNumbered(numbering.added, conn)
         let users = source.users
         let sorted = pairs.sorted()

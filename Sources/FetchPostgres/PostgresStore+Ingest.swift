@@ -56,30 +56,11 @@ extension PostgresStore {
             CREATE TEMPORARY TABLE staging (user_name text, ts bigint, kind smallint, app_name text, value smallint,
                                             occurrence integer, utc_offset smallint, unix_form boolean) ON COMMIT DROP
             """, logger: logger)
-        var occurrences = Occurrences()
-        var failure: (any Error)?
-        try await conn.copyFrom(table: "staging", logger: logger) { writer in
-            var buffer = ByteBuffer()
-            buffer.reserveCapacity(1 << 20)
-            do {
-                while let e = try source.next() {
-                    let apps = source.apps
-                    Self.appendCopyRow(e, occurrence: occurrences.next(e), users: source.users, to: &buffer) {
-                        if e.app >= 0 { Self.appendCopyText(apps[e.app], to: &$0) } else { $0.writeString("\\N") }
-                    }
-                    stats.read += 1
-                    if buffer.readableBytes >= 1 << 20 {
-                        try await writer.write(buffer)
-                        buffer.clear()
-                    }
-                }
-            } catch {
-                failure = error
-                throw error
+        stats.read = try await copyRows(&source, into: "staging", conn) { e, occurrence, users, apps, buffer in
+            Self.appendCopyRow(e, occurrence: occurrence, users: users, to: &buffer) {
+                if e.app >= 0 { Self.appendCopyText(apps[e.app], to: &$0) } else { $0.writeString("\\N") }
             }
-            if buffer.readableBytes > 0 { try await writer.write(buffer) }
         }
-        if let failure { throw failure }
         // App ids in the order the source first named them, as the SQLite driver numbers them.
         _ = try await appIDs(for: source.apps.names, conn)
         try await conn.query("ANALYZE staging", logger: logger)
@@ -139,6 +120,38 @@ extension PostgresStore {
                 SELECT count(*) FROM ins
                 """)
         }
+    }
+
+    /// Streams every event of `source` through `COPY … FROM STDIN` into `table` (its `columns`,
+    /// or all), each row written by `row` with its occurrence number (``Occurrences``) and the
+    /// source's names; returns how many rows. A bad row stops the copy with its error.
+    nonisolated(nonsending) func copyRows<S: UsageEventSource>(
+        _ source: inout S, into table: String, columns: [String] = [], _ conn: PostgresConnection,
+        row: (UsageEvent, Int, NameTable, NameTable, inout ByteBuffer) throws -> Void
+    ) async throws -> Int {
+        var occurrences = Occurrences()
+        var read = 0
+        var failure: (any Error)?
+        try await conn.copyFrom(table: table, columns: columns, logger: logger) { writer in
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(1 << 20)
+            do {
+                while let e = try source.next() {
+                    try row(e, occurrences.next(e), source.users, source.apps, &buffer)
+                    read += 1
+                    if buffer.readableBytes >= 1 << 20 {
+                        try await writer.write(buffer)
+                        buffer.clear()
+                    }
+                }
+            } catch {
+                failure = error
+                throw error
+            }
+            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+        }
+        if let failure { throw failure }
+        return read
     }
 
     func count(_ conn: PostgresConnection, _ sql: String) async throws -> Int {
