@@ -25,13 +25,17 @@ extension PostgresStore {
     /// names; here the apps are numbered as the rows stream (``AppNumbering``), and the rows are
     /// distinct (``Occurrences``): were two not, adding the key fails and the ingest with it.
     /// A failure anywhere leaves the tables as they were, key included.
-    nonisolated(nonsending) func firstLoad<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection) async throws -> IngestStats {
-        try await withoutEventsKey(conn) { try await copyIntoEvents(&source, conn) }
+    ///
+    /// Every user is new to the store, so `learner`, when given, learns each one's model from
+    /// the rows as they go in (``IngestLearner``, with the store's app ids).
+    nonisolated(nonsending) func firstLoad<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection,
+                                                              learner: inout LearnerQueue?) async throws -> IngestStats {
+        try await withoutEventsKey(conn) { try await copyIntoEvents(&source, conn, learner: &learner) }
     }
 
-    /// The rows of ``firstLoad(_:_:)``, copied into `events` with the apps they name.
-    nonisolated(nonsending) private func copyIntoEvents<S: UsageEventSource>(_ source: inout S,
-                                                                            _ conn: PostgresConnection) async throws -> IngestStats {
+    /// The rows of ``firstLoad(_:_:learner:)``, copied into `events` with the apps they name.
+    nonisolated(nonsending) private func copyIntoEvents<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection,
+                                                                            learner: inout LearnerQueue?) async throws -> IngestStats {
         var numbering = AppNumbering(stored: try await storedApps(conn),
                                      next: Int32(try await count(conn, "SELECT nextval(pg_get_serial_sequence('apps', 'id'))")))
         var pairs = Set<Int64>()  // user index << 32 | app id
@@ -40,6 +44,7 @@ extension PostgresStore {
         stats.read = try await copyRows(&source, into: "events", columns: columns, conn) { e, occurrence, users, apps, buffer in
             let app = e.app >= 0 ? try numbering.id(of: e.app, in: apps) : 0
             if e.app >= 0 { pairs.insert(Int64(e.user) << 32 | Int64(app)) }
+            learner?.observe(e, app: Int64(app))
             Self.appendCopyRow(e, occurrence: occurrence, users: users, to: &buffer) { $0.writeString(String(app)) }
         }
         try await storeNumbered(numbering.added, conn)

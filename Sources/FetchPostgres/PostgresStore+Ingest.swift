@@ -5,7 +5,7 @@ import NIOCore
 import PostgresNIO
 
 /// `fetchsched ingest` into PostgreSQL: logs streamed through `COPY`, straight into `events`
-/// when the store has none (``firstLoad(_:_:)``), else into a staging table and merged from it,
+/// when the store has none (``firstLoad(_:_:learner:)``), else into a staging table and merged from it,
 /// in one transaction.
 extension PostgresStore {
     /// Stores every event of `source` in one transaction: all of it, or nothing when a bad row
@@ -15,17 +15,37 @@ extension PostgresStore {
     /// The rows go through `COPY … FROM STDIN` (a statement per row would cost a round trip
     /// each). ``ingest(_:)``, then with `learn` the models of the users it stored events for learned
     /// again from the store, as the SQLite driver does.
+    ///
+    /// A first load learns the models from the rows as they go in, on another core
+    /// (``LearnerQueue``), rather than reading every event back after the commit.
     nonisolated(nonsending) public func ingest<S: UsageEventSource>(_ source: inout S, learn: Bool) async throws -> IngestStats {
-        var stats = try await ingest(&source)
-        if learn && stats.inserted > 0 { stats.learned = try await learnModels(users: source.users.names) }
+        var learner: LearnerQueue? = learn ? LearnerQueue() : nil
+        var stats = try await ingest(&source, learner: &learner)
+        guard learn && stats.inserted > 0 else { return stats }
+        if let learned = learner.take()?.finish(), learned.inOrder {
+            let models = learned.models.map { (user: source.users[$0.user], model: $0.model) }
+            for start in stride(from: 0, to: models.count, by: 1_000) {
+                try await saveModels(Array(models[start..<min(models.count, start + 1_000)]), apps: source.apps)
+            }
+            stats.learned = models.count
+        } else {
+            stats.learned = try await learnModels(users: source.users.names)
+        }
         return stats
     }
 
     nonisolated(nonsending) public func ingest<S: UsageEventSource>(_ source: inout S) async throws -> IngestStats {
+        var learner: LearnerQueue? = nil
+        return try await ingest(&source, learner: &learner)
+    }
+
+    /// The ingest in one transaction; a first load feeds `learner`, any other ingest sets it to nil.
+    nonisolated(nonsending) private func ingest<S: UsageEventSource>(_ source: inout S,
+                                                                    learner: inout LearnerQueue?) async throws -> IngestStats {
         try await client.withConnection { conn in
             try await conn.query("BEGIN", logger: logger)
             do {
-                let stats = try await ingest(&source, conn)
+                let stats = try await ingest(&source, conn, learner: &learner)
                 try await conn.query("COMMIT", logger: logger)
                 return stats
             } catch {
@@ -35,8 +55,15 @@ extension PostgresStore {
         }
     }
 
-    nonisolated(nonsending) private func ingest<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection) async throws -> IngestStats {
-        let stats = try await lockEmptyStore(conn) ? try await firstLoad(&source, conn) : try await ingestStaged(&source, conn)
+    nonisolated(nonsending) private func ingest<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection,
+                                                                    learner: inout LearnerQueue?) async throws -> IngestStats {
+        let stats: IngestStats
+        if try await lockEmptyStore(conn) {
+            stats = try await firstLoad(&source, conn, learner: &learner)
+        } else {
+            learner = nil
+            stats = try await ingestStaged(&source, conn)
+        }
         // A service's memory of these users is stale now, whichever instance holds it.
         if stats.inserted > 0 {
             try await conn.query("""

@@ -42,7 +42,7 @@ extension PostgresStore {
     }
 
     /// Replaces the stored models of these users, in one transaction.
-    func saveModels(_ models: [(user: String, model: UsageModel)], apps: NameTable) async throws {
+    nonisolated(nonsending) func saveModels(_ models: [(user: String, model: UsageModel)], apps: NameTable) async throws {
         var (users, names, blobs) = ([String](), [String](), [ByteBuffer]())
         for (user, model) in models {
             let records = model.records { apps[$0] }

@@ -194,14 +194,28 @@ struct IngestParityTests {
         let liteModels = try await lite.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT user, app, data FROM models ORDER BY user, app").map { "\($0[0] as String) \($0[1] as String) \(Array($0[2] as Data))" }
         }
-        var pgModels: [String] = []
+        let pgModels = try await Self.models(pg)
+        #expect(liteModels.count > 6 && liteModels == pgModels)
+        // A first load that learns does so from the rows as they go in: the same models.
+        let learningDB = try await TestDatabase.make()
+        let learning = try await PostgresStore(url: learningDB.url)
+        var d = try LogSource(paths: [log])
+        #expect(try await learning.ingest(&d, learn: true).learned == 6)
+        let learnedModels = try await Self.models(learning)
+        #expect(liteModels == learnedModels)
+        await pg.close()
+        await learning.close()
+        try await db.drop()
+        try await learningDB.drop()
+    }
+
+    static func models(_ pg: PostgresStore) async throws -> [String] {
+        var models: [String] = []
         for try await (user, app, data) in try await pg.client.query("SELECT user_name, app, data FROM models ORDER BY user_name, app")
             .decode((String, String, ByteBuffer).self) {
-            pgModels.append("\(user) \(app) \(Array(data.readableBytesView))")
+            models.append("\(user) \(app) \(Array(data.readableBytesView))")
         }
-        #expect(liteModels.count > 6 && liteModels == pgModels)
-        await pg.close()
-        try await db.drop()
+        return models
     }
 }
 

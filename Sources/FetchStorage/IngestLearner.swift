@@ -1,5 +1,4 @@
 import FetchCore
-import FetchStorage
 
 /// Learns the usage models of users new to the store from the events an ingest inserts, so that
 /// the ingest need not read them back.
@@ -8,10 +7,10 @@ import FetchStorage
 /// was stored before, and the occurrence number keeps every row of an instant apart. The store
 /// lists them by (time, kind, app's store id, value, occurrence), and the model depends on the
 /// order within an instant, so each instant is observed in that order: the learned model is the
-/// one ``SQLiteStore/learnModels(users:)`` would learn from the store. A source that lists a
+/// one a driver's `learnModels(users:)` would learn from the store. A source that lists a
 /// user's events out of time order breaks that; the learner then says so (`inOrder`) and the
 /// caller learns from the store instead.
-struct IngestLearner {
+public struct IngestLearner {
     /// One event of the instant being collected, with the store's sort key.
     private struct Pending {
         var event: UsageEvent
@@ -29,11 +28,13 @@ struct IngestLearner {
     /// Per source user id: its model, and its events of the instant being collected.
     private var models: [UsageModel?] = []
     private var pending: [[Pending]] = []
-    private(set) var inOrder = true
+    public private(set) var inOrder = true
+
+    public init() {}
 
     /// Takes an event of a user new to the store; `app` is its app's id in the store (0 for a
     /// device event).
-    mutating func observe(_ e: UsageEvent, app: Int64) {
+    public mutating func observe(_ e: UsageEvent, app: Int64) {
         let u = Int(e.user)
         if u >= models.count {
             models.append(contentsOf: repeatElement(nil, count: u - models.count + 1))
@@ -47,7 +48,7 @@ struct IngestLearner {
     }
 
     /// The models learned, by source user id, once every event is in.
-    mutating func finish() -> [(user: Int32, model: UsageModel)] {
+    public mutating func finish() -> [(user: Int32, model: UsageModel)] {
         for u in pending.indices where !pending[u].isEmpty { flush(u) }
         return models.indices.compactMap { u in models[u].map { (Int32(u), $0) } }
     }

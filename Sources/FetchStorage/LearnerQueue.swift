@@ -1,6 +1,5 @@
 import Dispatch
 import FetchCore
-import FetchStorage
 import Synchronization
 
 /// Feeds an ``IngestLearner`` on a queue of its own, so that learning runs on another core while
@@ -9,7 +8,7 @@ import Synchronization
 /// Events go over in batches, in the order they came, to one serial queue: the learner sees
 /// exactly the sequence it would see in line, so the models are the same. At most a few batches
 /// wait at a time; a producer ahead of the learner waits for room.
-struct LearnerQueue: ~Copyable {
+public struct LearnerQueue: ~Copyable {
     private final class Shared: Sendable {
         let queue = DispatchQueue(label: "fetchsched.ingest-learner")
         let learner = Mutex(IngestLearner())
@@ -22,17 +21,17 @@ struct LearnerQueue: ~Copyable {
     private let shared = Shared()
     private var batch: [(event: UsageEvent, app: Int64)] = []
 
-    init() { batch.reserveCapacity(Self.batchSize) }
+    public init() { batch.reserveCapacity(Self.batchSize) }
 
     /// Takes an event of a user new to the store; `app` is its app's id in the store.
-    mutating func observe(_ e: UsageEvent, app: Int64) {
+    public mutating func observe(_ e: UsageEvent, app: Int64) {
         batch.append((e, app))
         if batch.count == Self.batchSize { send() }
     }
 
     /// Whether the events came in time order per user, and the models learned (``IngestLearner``),
     /// once the learner has taken every event.
-    consuming func finish() -> (inOrder: Bool, models: [(user: Int32, model: UsageModel)]) {
+    public consuming func finish() -> (inOrder: Bool, models: [(user: Int32, model: UsageModel)]) {
         send()
         return shared.queue.sync {
             shared.learner.withLock { learner in (learner.inOrder, learner.finish()) }
