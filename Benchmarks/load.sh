@@ -5,6 +5,7 @@
 # With PG_CLUSTER set to a PostgreSQL cluster's URL (scripts/pg-cluster.sh prints one), the
 # store is a fresh database there; INSTANCES=2 then runs two servers on it, each loaded by its
 # own wrk with half the connections (requests/s summed, latencies the worse of the two).
+# POLICY names the policy the servers plan under (serve --policy; adaptive unless set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${FETCHSCHED:-.build/release/fetchsched}
@@ -12,6 +13,7 @@ SECONDS_PER=${1:-10}
 CONN=${2:-16}
 PORT=${PORT:-18092}
 INSTANCES=${INSTANCES:-1}
+POLICY=${POLICY:-adaptive}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 dir=$(mktemp -d)
 pids=()
@@ -32,7 +34,7 @@ trap cleanup EXIT
 ports=()
 for i in $(seq 0 $((INSTANCES - 1))); do
   ports+=($((PORT + i)))
-  "$BIN" serve --db "$DB" --port "$((PORT + i))" 2> "$dir/server-$i.log" &
+  "$BIN" serve --db "$DB" --port "$((PORT + i))" --policy "$POLICY" 2> "$dir/server-$i.log" &
   pids+=($!)
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$((PORT + i))/health" >/dev/null && break; sleep 0.1; done
 done

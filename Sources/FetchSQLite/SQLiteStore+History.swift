@@ -13,12 +13,6 @@ extension SQLiteStore {
         try await pool.read { db in try Self.history(user: user, db) }
     }
 
-    /// The user's engine rebuilt from the store (``UserHistory/session(scenario:seed:through:)``).
-    public func session(user: String, scenario: Scenario, seed: UInt64,
-                        through: Instant? = nil) throws -> PlanningSession<AdaptivePolicy> {
-        try history(user: user).session(scenario: scenario, seed: seed, through: through)
-    }
-
     private static func history(user: String, _ db: Database) throws -> UserHistory {
         var source = try StoreEventSource(db: db, user: user)
         var events: [UsageEvent] = []

@@ -63,8 +63,9 @@ public struct UserHistory: Sendable {
         return session
     }
 
-    /// The user's engine under `adaptive`, the project's policy.
-    public func session(scenario: Scenario, seed: UInt64, through: Instant? = nil) -> PlanningSession<AdaptivePolicy> {
-        session(policy: AdaptivePolicy(), scenario: scenario, seed: seed, through: through)
+    /// The user's engine under `policy`, held without its type: what `next` and the service plan from.
+    public func liveSession(policy: any PlanningPolicy, scenario: Scenario, seed: UInt64, through: Instant? = nil) -> any LiveSession {
+        func open<P: PlanningPolicy>(_ p: P) -> any LiveSession { session(policy: p, scenario: scenario, seed: seed, through: through) }
+        return open(policy)
     }
 }

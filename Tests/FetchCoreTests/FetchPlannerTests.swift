@@ -71,6 +71,9 @@ struct FetchPlannerTests {
             "it fetches at every tick"
         }
         func waiting(opens: Int) -> String? { nil }
+        func advisePush(app: Int32, view: UserView, state: inout Int) -> PushAdvice {
+            PushAdvice(push: false, reason: "it fetches at every tick anyway", probability: 0, value: 0, cost: 0, silentPushesLeft: 0)
+        }
     }
 
     @Test func aPlanUnderTheCountingBaselineIsWhatItsReplayDoesAndItsTriggersSayItsOwnWords() throws {

@@ -21,11 +21,12 @@ struct ServerHarness: Sendable {
     /// Tests on sockets run alongside many others on two cores: a long read timeout keeps a busy
     /// moment from closing their client's connection (SlowClientTests set their own).
     init(tokens: TokenTable? = nil, limits: ServiceLimits = ServiceLimits(readTimeoutMs: 300_000), scenario: Scenario = .default,
-         maxUsersInMemory: Int? = nil) throws {
+         maxUsersInMemory: Int? = nil, policy: String = "adaptive") throws {
         dir = NSTemporaryDirectory() + "fetchsched-server-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         store = try SQLiteStore(path: dir + "/store.sqlite")
-        service = SchedulerService(store: store, scenario: scenario, seed: 1, metrics: PrometheusMetricsFactory(registry: registry),
+        service = SchedulerService(store: store, scenario: scenario, seed: 1, policy: PolicySpec.parse(policy) as! any PlanningPolicy,
+                                   metrics: PrometheusMetricsFactory(registry: registry),
                                    maxUsersInMemory: maxUsersInMemory ?? SchedulerService.defaultMaxUsersInMemory)
         settings = ServerSettings(host: "127.0.0.1", port: 0, tokens: tokens, limits: limits)
     }

@@ -61,11 +61,13 @@ struct UserRouteTests {
         }
     }
 
-    @Test func pushAdviceSaysWhetherAndWhy() async throws {
+    /// Each policy gives its push advice in its own words; the "no" that holds for any policy is the same.
+    @Test(arguments: [("adaptive", "likely"), ("counts", "(counted)")])
+    func pushAdviceSaysWhetherAndWhy(policy: String, words: String) async throws {
         var scenario = Scenario.default
         scenario.apps["com.example.news"] = AppSettings(interval: .minimum, content: .updates(45 * Millis.minute),
                                                         profile: scenario.defaultApp.profile)
-        let h = try ServerHarness(scenario: scenario)
+        let h = try ServerHarness(scenario: scenario, policy: policy)
         let (_, events) = ServerHarness.log(users: 1, days: 7)
         try await h.app.test(.router) { client in
             _ = try await ServerHarness.ingest(client, events)
@@ -81,7 +83,8 @@ struct UserRouteTests {
                 try await client.execute(uri: "/v1/users/user-0001/apps/com.example.news/push?at=\(at)", method: .get) {
                     let advice = ServerHarness.json($0)
                     #expect($0.status == .ok)
-                    #expect((advice["reason"] as? String)?.isEmpty == false)
+                    let reason = advice["reason"] as? String ?? ""
+                    #expect(reason.contains(words) || reason.contains("latest update"), "\(reason)")
                     if let push = advice["push"] as? Bool { answers.insert(push) }
                 }
             }
@@ -143,8 +146,10 @@ struct UserRouteTests {
         }
     }
 
-    @Test func theLivePlanThePlanForThatMomentAndNextAgreeAfterAnIntervalAndFetchReports() async throws {
-        let h = try ServerHarness()
+    /// Under every policy a plan can be made under (``PlanningPolicy``), as the service is told with `serve --policy`.
+    @Test(arguments: ["adaptive", "counts", "learned:0.058"])
+    func theLivePlanThePlanForThatMomentAndNextAgreeAfterAnIntervalAndFetchReports(policy: String) async throws {
+        let h = try ServerHarness(policy: policy)
         let (_, events) = ServerHarness.log(users: 1, days: 8)
         let mid = events[events.count / 2]["timestamp"]!, later = events[events.count / 2 + 1]["timestamp"]!
         let last = events.last!["timestamp"]!
@@ -157,7 +162,8 @@ struct UserRouteTests {
         @Sendable func next(_ app: String, at: String?) throws -> String {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fetchsched")
-            p.arguments = ["next", "--db", path, "--user", "user-0001", "--app", app, "--format", "json"] + (at.map { ["--at", $0] } ?? [])
+            p.arguments = ["next", "--db", path, "--user", "user-0001", "--app", app, "--format", "json", "--policy", policy]
+                + (at.map { ["--at", $0] } ?? [])
             let out = Pipe()
             p.standardOutput = out
             try p.run()

@@ -8,7 +8,7 @@ struct NextCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
         abstract: "Plan the next background fetches of one app for one user, and say why.",
-        discussion: "Replays the user's stored events, reported fetches and intervals up to --at under the adaptive policy (as the service does) or the one given with --policy, then runs the same engine on through the horizon with no new events: the plan is what a replay would do from that moment.")
+        discussion: "Replays the user's stored events, reported fetches and intervals up to --at under the adaptive policy or the one given with --policy (as the service does with serve --policy), then runs the same engine on through the horizon with no new events: the plan is what a replay would do from that moment.")
 
     @Option(help: ArgumentHelp("The store made by 'fetchsched ingest' or the service. " + StoreLocation.help, valueName: "store"))
     var db: String
@@ -42,10 +42,16 @@ struct NextCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        guard let planning = PolicySpec.parse(policy) as? any PlanningPolicy else {
-            throw CLIError("--policy '\(InputBounds.printable(policy))' is not a policy a plan can be made under (adaptive, learned or counts, with or without a knob)")
+    /// The policy named by `--policy` (of `next` and `serve`), when a plan can be made under it.
+    static func planningPolicy(_ text: String) throws -> any PlanningPolicy {
+        guard let planning = PolicySpec.parse(text) as? any PlanningPolicy else {
+            throw CLIError("--policy '\(InputBounds.printable(text))' is not a policy a plan can be made under (adaptive, learned or counts, with or without a knob)")
         }
+        return planning
+    }
+
+    func run() async throws {
+        let planning = try Self.planningPolicy(policy)
         guard let span = DurationText.parse(horizon), span > 0, span <= InputBounds.maxHorizon else {
             throw CLIError("--horizon '\(InputBounds.printable(horizon))' is not a duration from 1ms to \(DurationText.format(InputBounds.maxHorizon)), such as 24h")
         }
@@ -65,8 +71,8 @@ struct NextCommand: AsyncParsableCommand {
             guard !history.events.isEmpty else {
                 throw CLIError("no events of user '\(InputBounds.printable(user))' in the store")
             }
-            plan = Self.plan(planning, history: history, scenario: scenario, seed: scenarioOptions.seed, app: app, at: moment,
-                             horizon: span)
+            plan = history.liveSession(policy: planning, scenario: scenario, seed: scenarioOptions.seed, through: moment)
+                .plan(app: app, at: moment?.millis, horizon: span)
         } catch let e as InputError {
             throw CLIError(e.description)
         }
@@ -74,14 +80,6 @@ struct NextCommand: AsyncParsableCommand {
         case .json: print(try ResultText.json(plan))
         case .table: print(explain ? plan.explanation : plan.table, terminator: "")
         }
-    }
-}
-
-extension NextCommand {
-    /// The plan under `policy`, opened from its existential so that the session runs its type.
-    static func plan<P: PlanningPolicy>(_ policy: P, history: UserHistory, scenario: Scenario, seed: UInt64, app: String, at: Instant?,
-                                        horizon: Int64) -> FetchPlan {
-        history.session(policy: policy, scenario: scenario, seed: seed, through: at).plan(app: app, at: at?.millis, horizon: horizon)
     }
 }
 

@@ -39,6 +39,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Close a connection that sends nothing for this long (idle, or a request left half-sent).", valueName: "duration"))
     var readTimeout = "10s"
 
+    @Option(help: ArgumentHelp("The policy plans, wakes and push advice are made under: adaptive, adaptive:<x>, learned, "
+                               + "learned:<x>, counts or counts:<x>.", valueName: "policy"))
+    var policy: String = "adaptive"
+
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func run() async throws {
@@ -53,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard let timeout = DurationText.parse(readTimeout), timeout >= Millis.second, timeout <= Millis.hour else {
             throw CLIError("--read-timeout '\(InputBounds.printable(readTimeout))' is not a duration from 1s to 1h")
         }
+        let planning = try NextCommand.planningPolicy(policy)
         let table: TokenTable?
         do { table = try tokens.map { try TokenTable.load(path: $0) } } catch let e as TokenError { throw CLIError(e.description) }
         if table == nil { logger.warning("no --tokens: serving without authentication, as one tenant") }
@@ -60,11 +65,12 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let store = try await StoreLocation.open(db, writer: true)
         let service = SchedulerService(store: store, scenario: try scenarioOptions.loadScenario(), seed: scenarioOptions.seed,
-                                       metrics: PrometheusMetricsFactory(registry: registry), maxUsersInMemory: maxUsersInMemory)
+                                       policy: planning, metrics: PrometheusMetricsFactory(registry: registry),
+                                       maxUsersInMemory: maxUsersInMemory)
         let settings = ServerSettings(host: host, port: port, tokens: table,
                                       limits: ServiceLimits(maxBodyBytes: maxBody, maxBatchEvents: maxBatch, readTimeoutMs: timeout))
         logger.info("serving", metadata: ["db": .string(store.location), "host": .string(host),
-                                          "port": .stringConvertible(port)])
+                                          "port": .stringConvertible(port), "policy": .string(planning.name)])
         do {
             try await buildApplication(service: service, settings: settings, registry: registry, logger: logger).runService()
         } catch {

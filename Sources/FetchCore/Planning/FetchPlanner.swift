@@ -38,10 +38,3 @@ public struct FetchPlanner<P: PlanningPolicy>: Sendable {
         return session
     }
 }
-
-extension FetchPlanner where P == AdaptivePolicy {
-    /// A planner under `adaptive`, the project's policy.
-    public init(scenario: Scenario, seed: UInt64) {
-        self.init(scenario: scenario, seed: seed, policy: AdaptivePolicy())
-    }
-}

@@ -24,4 +24,10 @@ public protocol PlanningPolicy: FetchPolicy {
 
     /// Why the policy plans nothing yet for an app opened `opens` times, or nil when it may.
     func waiting(opens: Int) -> String?
+
+    /// Whether the server of `app` should send a silent push now (a push wakes the app to fetch,
+    /// whatever the policy would do), weighed in the policy's own terms, and why. The "no" that
+    /// holds whatever the policy (``PushAdvice``) comes first; the state may be updated as a
+    /// decision would (a pace kept, for one).
+    func advisePush(app: Int32, view: UserView, state: inout UserState) -> PushAdvice
 }

@@ -16,6 +16,13 @@ extension AdaptivePolicy: PlanningPolicy {
         opens < 2 ? "the adaptive policy waits for two opens (cold start)" : nil
     }
 
+    /// As `adaptive+push` decides at a content update, priced as this policy prices a fetch.
+    public func advisePush(app: Int32, view: UserView, state: inout UserState) -> PushAdvice {
+        var pushing = PushAdaptivePolicy(alsoFetch: true)
+        pushing.fetching = self
+        return pushing.advise(app: app, view: view, state: &state)
+    }
+
     /// What the habits say: the chance behind the decision, by the kind of wake.
     static func signal(_ kind: FetchPlan.Trigger.Kind, model: UsageModel, app: Int32, at e: UsageEvent) -> String {
         let t = e.time.millis, offset = Int(e.offsetMinutes)
@@ -50,5 +57,12 @@ extension AdaptivePolicy: PlanningPolicy {
         out += "\(rescues) expected rescues for \(ResultText.fixed(a.costJoules, 1)) J, "
         out += a.fetch ? "at least the \(bar) needed at the day's price" : "below the \(bar) needed at the day's price"
         return out
+    }
+}
+
+extension FetchPlanner where P == AdaptivePolicy {
+    /// A planner under `adaptive`, the project's policy.
+    public init(scenario: Scenario, seed: UInt64) {
+        self.init(scenario: scenario, seed: seed, policy: AdaptivePolicy())
     }
 }

@@ -45,4 +45,26 @@ extension CountsPolicy: PlanningPolicy {
     }
 
     public func waiting(opens: Int) -> String? { nil }
+
+    /// A push when the share of days with an open of the app until its next update is likely
+    /// (counted by time of day) reaches the threshold, as a fetch at a tick would be weighed.
+    public func advisePush(app id: Int32, view: UserView, state: inout OpenCounts) -> PushAdvice {
+        let app: AppState, mean: Int64
+        switch PushAdvice.weighable(id, view: view) {
+        case .failure(let no): return no.advice
+        case .success(let weighable): (app, mean) = weighable
+        }
+        let horizon = PushAdvice.horizon(mean: mean), percent = TriggerReason.percent
+        let chance = state.slotChance(id, from: view.now.millis, span: horizon, offsetMinutes: view.offsetMinutes)
+        var advice = PushAdvice.no("", view: view)
+        (advice.probability, advice.value) = (chance, chance)
+        advice.cost = view.fetchJoules(of: app, sharedWake: false)
+        advice.push = chance >= threshold
+        let counted = "it was opened within \(DurationText.format(horizon)) of this time of day on \(percent(chance))% of days (counted)"
+        let worth = "worth a fetch of \(ResultText.fixed(advice.cost, 1)) J and one of \(view.silentPushesLeft) silent pushes left this hour"
+        advice.reason = advice.push
+            ? "\(counted); at least the threshold of \(percent(threshold))%: \(worth)"
+            : "\(counted); below the threshold of \(percent(threshold))%: not worth a silent push"
+        return advice
+    }
 }

@@ -34,52 +34,22 @@ public struct PushAdaptivePolicy: FetchPolicy {
     }
 
     /// Whether a silent push to `app` now is worth it, and why.
-    public struct Advice: Sendable, Equatable {
-        public var push: Bool
-        public var reason: String
-        /// The chance of an open before the next expected update …
-        public var probability: Double
-        /// … the expected rescues of the fetch the push would wake, and its price in joules.
-        public var value: Double
-        public var cost: Double
-        public var silentPushesLeft: Int
-    }
+    public typealias Advice = PushAdvice
 
     public func advise(app id: Int32, view: UserView, state: inout UserState) -> Advice {
-        var advice = Advice(push: false, reason: "", probability: 0, value: 0, cost: 0, silentPushesLeft: view.silentPushesLeft)
-        guard let app = view.app(id) else {
-            advice.reason = "the user has not used this app yet"
-            return advice
+        let app: AppState, mean: Int64
+        switch PushAdvice.weighable(id, view: view) {
+        case .failure(let no): return no.advice
+        case .success(let weighable): (app, mean) = weighable
         }
-        guard app.settings.interval != .never else {
-            advice.reason = "the app's background refresh is off (interval never): a silent push would not be delivered"
-            return advice
-        }
-        guard case .updates(let mean) = app.settings.content, var updates = app.updates else {
-            advice.reason = "the app's content is a freshness window, not server updates: there is no update to push"
-            return advice
-        }
+        var advice = PushAdvice.no("", view: view)
         let now = view.now.millis
-        let last = updates.advance(to: now)
-        if app.refreshedAt != .min && app.refreshedAt >= last {
-            advice.reason = "the app already has the latest update"
-            return advice
-        }
-        if app.inFlight {
-            advice.reason = "a fetch of the app is under way"
-            return advice
-        }
-        guard view.silentPushesLeft > 0 else {
-            advice.reason = "the app's \(view.scenario.silentPushesPerHour) silent pushes of the last hour are used up: a push now would be held"
-            return advice
-        }
         let model = state.model
         guard model.sessionTotal > 0, app.opens >= 2 else {
             advice.reason = "too little history of this user and app (cold start)"
             return advice
         }
-        // Opens until the next update is likely, capped at six hours of habit.
-        let horizon = min(mean, 6 * Millis.hour)
+        let horizon = PushAdvice.horizon(mean: mean)
         advice.probability = model.openProbability(id, from: now, span: horizon, offsetMinutes: view.offsetMinutes)
         // Priced as `adaptive` prices a fetch: its minimum, dual price, pace and calibration.
         advice.value = AdaptivePolicy.value(of: app, chance: advice.probability, stale: 1) * state.calibration

@@ -70,7 +70,7 @@ extension SchedulerService {
     /// Whether the app's server should send this user a silent push now, and why.
     func pushAdvice(_ user: UserRef, app: String, at moment: Int64?) async throws -> API.PushAdvice {
         let stored = try await existing(user)
-        let result = try await withSession(stored) { session -> (PushAdaptivePolicy.Advice, Int64)? in
+        let result = try await withSession(stored) { session -> (PushAdvice, Int64)? in
             try Self.checkAhead(moment, of: session)
             guard let a = session.pushAdvice(app: app, at: moment) else { return nil }
             return (a, moment ?? session.lastEventTime)
@@ -130,7 +130,7 @@ extension SchedulerService {
 
     /// A moment asked about after the user's last event must be one the session can reach
     /// (``PlanningSession/reachable(_:)``): the projection to it stays bounded whatever the date.
-    static func checkAhead(_ moment: Int64?, of session: PlanningSession<AdaptivePolicy>) throws(RequestError) {
+    static func checkAhead(_ moment: Int64?, of session: any LiveSession) throws(RequestError) {
         guard let moment, moment > session.lastEventTime, !session.reachable(moment) else { return }
         throw RequestError("'at' is more than \(DurationText.format(InputBounds.maxHorizon)) after the user's last event (\(LocalTime.isoText(session.lastEventTime, offsetMinutes: 0)))", field: "at")
     }

@@ -17,6 +17,8 @@ public final class SchedulerService: Sendable {
     public let store: any ServiceStore
     public let scenario: Scenario
     public let seed: UInt64
+    /// The policy every user's plans, wakes and push advice are made under (`adaptive` unless told).
+    public let policy: any PlanningPolicy
     let slots: SlotTable
     let metrics: ServiceMetrics
     let writer: IngestWriter
@@ -34,11 +36,13 @@ public final class SchedulerService: Sendable {
     /// least recently used dropped first (and rebuilt from the store on demand). Each tenant
     /// runs at most `pastRebuilds.running` plans for past moments at once, with
     /// `pastRebuilds.waiting` more in line; more get a 429.
-    public init(store: any ServiceStore, scenario: Scenario, seed: UInt64, metrics: MetricsFactory,
-                maxUsersInMemory: Int = SchedulerService.defaultMaxUsersInMemory, pastRebuilds: (running: Int, waiting: Int) = (1, 4)) {
+    public init(store: any ServiceStore, scenario: Scenario, seed: UInt64, policy: any PlanningPolicy = AdaptivePolicy(),
+                metrics: MetricsFactory, maxUsersInMemory: Int = SchedulerService.defaultMaxUsersInMemory,
+                pastRebuilds: (running: Int, waiting: Int) = (1, 4)) {
         self.store = store
         self.scenario = scenario
         self.seed = seed
+        self.policy = policy
         let metrics = ServiceMetrics(factory: metrics)
         self.metrics = metrics
         self.slots = SlotTable(capacity: max(1, maxUsersInMemory)) { metrics.sessionEvictions.increment() }
@@ -48,17 +52,17 @@ public final class SchedulerService: Sendable {
         store.watchVersions { news in versions.hear(news, slots: slots) }
     }
 
-    /// A session rebuilt from the store (``UserHistory/session(scenario:seed:through:)``), and
-    /// the user's version it matches.
-    func buildSession(storedUser user: String, through: Instant? = nil) async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) {
+    /// A session rebuilt from the store under the service's policy
+    /// (``UserHistory/liveSession(policy:scenario:seed:through:)``), and the user's version it matches.
+    func buildSession(storedUser user: String, through: Instant? = nil) async throws -> (any LiveSession, version: Int64) {
         metrics.sessionBuilds.increment()
         let history = try await store.history(user: user)
-        return (history.session(scenario: scenario, seed: seed, through: through), history.version)
+        return (history.liveSession(policy: policy, scenario: scenario, seed: seed, through: through), history.version)
     }
 
     /// Runs `body` with the live session of a stored user (``StoredUser``): over a shared
     /// store, a session behind the version just read is built again first.
-    func withSession<R>(_ user: StoredUser, _ body: (PlanningSession<AdaptivePolicy>) throws -> R) async throws -> R {
+    func withSession<R>(_ user: StoredUser, _ body: (any LiveSession) throws -> R) async throws -> R {
         try await slots.slot(user.name).with(current: user.version, build: { try await buildSession(storedUser: user.name) }, body)
     }
 }

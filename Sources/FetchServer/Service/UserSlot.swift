@@ -18,7 +18,7 @@ import Foundation
 final class UserSlot: @unchecked Sendable {
     private let lock = NSLock()
     /// nil until built from the store, and again whenever it no longer matches the store.
-    private var session: PlanningSession<AdaptivePolicy>?
+    private var session: (any LiveSession)?
     /// Counts the writes about the user that the session, if any, was brought up to date with
     /// or dropped for.
     private var version = 0
@@ -30,8 +30,8 @@ final class UserSlot: @unchecked Sendable {
 
     /// Runs `body` with the session, building it first with `build` (no lock held) when needed,
     /// or when it is not at `current`, the store's version just read (nil: not checked).
-    func with<R>(current: Int64? = nil, build: () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64),
-                 _ body: (PlanningSession<AdaptivePolicy>) throws -> R) async throws -> R {
+    func with<R>(current: Int64? = nil, build: () async throws -> (any LiveSession, version: Int64),
+                 _ body: (any LiveSession) throws -> R) async throws -> R {
         let seen = try lock.withLock { () throws -> Result<R, any Error>? in
             if session != nil, heardAhead > stamp || current.map({ stamp != $0 }) == true {
                 session = nil
@@ -56,7 +56,7 @@ final class UserSlot: @unchecked Sendable {
     /// Runs `body` on the session if it is built; `body` returns false to drop it. Call after
     /// each write about the user, with the write's version step when it has one: a session
     /// that was not at the step's `before` missed another instance's write and is dropped.
-    func update(_ step: VersionStep? = nil, _ body: (PlanningSession<AdaptivePolicy>) -> Bool) {
+    func update(_ step: VersionStep? = nil, _ body: (any LiveSession) -> Bool) {
         lock.lock()
         defer { lock.unlock() }
         version &+= 1
