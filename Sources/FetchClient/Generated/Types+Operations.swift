@@ -2483,7 +2483,7 @@ public enum Operations {
     }
     /// Should the app's server send this user a silent push now, and why
     ///
-    /// As the push-adaptive policy decides at a content update: the chance of an open before the next expected update, against a fetch's cost and the push's place in the hourly rate limit.
+    /// As the service's policy advises (fetchsched serve --policy; adaptive unless told, which decides as the push-adaptive policy does at a content update): the chance of an open before the next expected update, against a fetch's cost and the push's place in the hourly rate limit.
     ///
     /// - Remark: HTTP `GET /v1/users/{user}/apps/{app}/push`.
     /// - Remark: Generated from `#/paths//v1/users/{user}/apps/{app}/push/get(pushAdvice)`.
@@ -2785,7 +2785,7 @@ public enum Operations {
     }
     /// Which apps to fetch at a wake of the user's device, right now
     ///
-    /// For a device agent: call it at a screen_on (unlock), plug-in or location wake and fetch what it names, in one call. The answer is the decision the replay engine takes at such an event at that moment, given the user's stored events, reported fetches and intervals: the adaptive policy's choice, with every hard rule enforced (requests the engine refuses are listed with the rule). Nothing is stored; report the wake's event and the fetches as usual.
+    /// For a device agent: call it at a screen_on (unlock), plug-in or location wake and fetch what it names, in one call. The answer is the decision the replay engine takes at such an event at that moment, given the user's stored events, reported fetches and intervals: the service's policy's choice (fetchsched serve --policy; adaptive unless told), with every hard rule enforced (requests the engine refuses are listed with the rule). Nothing is stored; report the wake's event and the fetches as usual.
     ///
     /// - Remark: HTTP `GET /v1/users/{user}/wake`.
     /// - Remark: Generated from `#/paths//v1/users/{user}/wake/get(wake)`.
