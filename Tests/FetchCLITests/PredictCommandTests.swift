@@ -42,7 +42,7 @@ struct PredictCommandTests {
         #expect(try Fetchsched.run(["predict", CommandTests.sample, "--format", "csv"]).status != 0)
     }
 
-    @Test func nextPlansUnderTheCountingBaselineAndRefusesAPolicyThatCannotPlan() throws {
+    @Test func nextPlansUnderTheCountingBaselineAndNextAndServeRefuseAPolicyThatCannotPlan() throws {
         let db = Fetchsched.temp() + "/events.sqlite"
         #expect(try Fetchsched.run(["ingest", CommandTests.sample, "--db", db]).status == 0)
         let args = ["next", "--db", db, "--user", "user-0006", "--app", "com.example.reader", "--at", "2025-01-12T20:00:00Z", "--explain"]
@@ -53,5 +53,8 @@ struct PredictCommandTests {
         #expect(adaptive.status == 0 && adaptive.out != counts.out)
         let fixed = try Fetchsched.run(args + ["--policy", "fixed:15m"])
         #expect(fixed.status != 0 && fixed.err.contains("not a policy a plan can be made under"), "\(fixed.err)")
+        // The service is refused the same policy before it opens the store or listens.
+        let serve = try Fetchsched.run(["serve", "--db", db, "--port", "18124", "--policy", "fixed:15m"], limit: 60)
+        #expect(serve.status != 0 && serve.err.contains("not a policy a plan can be made under"), "\(serve.err)")
     }
 }
