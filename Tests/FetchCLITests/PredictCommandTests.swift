@@ -18,6 +18,13 @@ struct PredictCommandTests {
         #expect(html.contains("<svg") && html.contains("Reliability") && html.contains("learned"))
         let again = try Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario])
         #expect(again.out == r.out)
+        // From the other users' prior only the learned model's scores move, the same on every run.
+        let others = try Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario, "--prior-from-other-users"])
+        #expect(others.status == 0, "\(others.err)")
+        func rows(_ out: String, _ model: String) -> [Substring] { out.split(separator: "\n").filter { $0.hasPrefix("\(model) ") } }
+        #expect(rows(others.out, "adaptive") == rows(r.out, "adaptive") && rows(others.out, "counts") == rows(r.out, "counts"))
+        #expect(!rows(others.out, "learned").isEmpty && rows(others.out, "learned") != rows(r.out, "learned"))
+        #expect(try Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario, "--prior-from-other-users"]).out == others.out)
     }
 
     @Test func predictAsJSONGivesEveryScoreAndLeaveOneOutAddsAModelPerSignal() throws {

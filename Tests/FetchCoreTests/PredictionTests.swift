@@ -91,4 +91,27 @@ struct PredictionTests {
         // On generated habits every model ranks far better than chance.
         for s in overall.prefix(3) { #expect(s.averagePrecision > 2 * s.baseRate) }
     }
+
+    /// A user's prior from the other users is fitted without that user: changing one user's log
+    /// changes every other fold's prior and not the user's own.
+    @Test(arguments: [3, 12])
+    func aPriorFromTheOtherUsersNeverSeesTheUserItIsFor(users: Int) throws {
+        let source = try ArraySource(csv: SyntheticLog.csv(users: users, days: 5, seed: 4))
+        var byUser: [[UsageEvent]] = Array(repeating: [], count: users)
+        for e in source.events { byUser[Int(e.user)].append(e) }
+        let logs = byUser.enumerated().map { (Int32($0.offset), $0.element.sorted { a, b in
+            a.time != b.time ? a.time < b.time : a.canonicallyPrecedes(b)
+        }) }
+        let window = 30 * Millis.minute, tick = 15 * Millis.minute
+        let priors = try #require(PredictionBench.priorsFromOtherFolds(logs, window: window, tick: tick))
+        #expect(priors.count == min(users, PredictionBench.maxPriorFolds))
+        #expect(priors.allSatisfy { $0 != LogisticLearner.start })
+        var changed = logs
+        changed[1].1 = Array(changed[1].1.prefix(changed[1].1.count / 2))
+        let after = try #require(PredictionBench.priorsFromOtherFolds(changed, window: window, tick: tick))
+        for fold in priors.indices {
+            #expect((priors[fold] == after[fold]) == (fold == 1 % priors.count), "fold \(fold)")
+        }
+        #expect(PredictionBench.priorsFromOtherFolds(Array(logs.prefix(1)), window: window, tick: tick) == nil)
+    }
 }

@@ -29,6 +29,9 @@ struct PredictCommand: ParsableCommand {
     @Flag(help: .hidden)
     var policyHorizons = false
 
+    @Flag(help: "Start each user's learned model from a prior fitted on the other users of the logs (in up to 10 folds of users; leave-one-out with 10 users or fewer) instead of the shipped one.")
+    var priorFromOtherUsers = false
+
     @Option(help: "Output: table, markdown or json.")
     var format: OutputFormat = .table
 
@@ -46,7 +49,10 @@ struct PredictCommand: ParsableCommand {
             bench.population = LogisticLearner(window: window, prior: LogisticLearner.start, rate: LogisticLearner.populationRate)
             bench.policyHorizons = policyHorizons
         }
-        for (user, events) in byUser { bench.run(user: user, events: events) }
+        let priors = priorFromOtherUsers ? PredictionBench.priorsFromOtherFolds(byUser, window: window, tick: scenario.tick) : nil
+        for (i, (user, events)) in byUser.enumerated() {
+            bench.run(user: user, events: events, prior: priors.map { $0[i % $0.count] } ?? LogisticLearner.prior)
+        }
         if let fitted = bench.population { printError("prior: [\(fitted.weightsSource)]") }
         if let report {
             let file = try AtomicFile(path: report)

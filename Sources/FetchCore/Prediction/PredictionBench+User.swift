@@ -11,9 +11,9 @@ extension PredictionBench {
         var userScores: [PredictionScore]
         let window: Int64
 
-        init(bench: PredictionBench, events: [UsageEvent]) {
+        init(bench: PredictionBench, events: [UsageEvent], prior: OpenFeatures.Vector) {
             window = bench.window
-            learner = OpenLearner(window: bench.window)
+            learner = OpenLearner(window: bench.window, prior: prior)
             others = bench.leftOut.map { LogisticLearner(window: bench.window, without: [$0]) }
             userScores = Array(repeating: PredictionScore(), count: PredictionBench.baseModels.count)
             for e in events where e.kind == .open && e.app >= 0 {

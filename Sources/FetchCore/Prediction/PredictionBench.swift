@@ -37,10 +37,10 @@ public struct PredictionBench: Sendable {
     }
 
     /// Scores every model over one user's events (in the engine's order: by time, then
-    /// ``UsageEvent/canonicallyPrecedes(_:)``).
-    public mutating func run(user: Int32, events: [UsageEvent]) {
+    /// ``UsageEvent/canonicallyPrecedes(_:)``), the learned model starting from `prior`.
+    public mutating func run(user: Int32, events: [UsageEvent], prior: OpenFeatures.Vector = LogisticLearner.prior) {
         guard let first = events.first, let last = events.last else { return }
-        var run = UserRun(bench: self, events: events)
+        var run = UserRun(bench: self, events: events, prior: prior)
         if let population { run.learner.logistic = population.carried() }
         var i = 0
         var nextTick = (LocalTime.floorDiv(first.time.millis, tick) + 1) * tick
