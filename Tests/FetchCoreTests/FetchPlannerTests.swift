@@ -98,6 +98,21 @@ struct FetchPlannerTests {
         }
     }
 
+    @Test func aPlanUnderTheLearnedPolicySaysWhatItsModelGivesNotTheHabitsSentences() throws {
+        var log = habitLog()
+        for d in 0..<14 { log.add(.screenOn, at: "21:00", plusDays: d) }
+        var source = ArraySource(events: log.events, users: log.users, apps: log.apps)
+        let learned = AdaptivePolicy(learns: true, label: "learned")
+        let p = try FetchPlanner(scenario: .default, seed: 1, policy: learned)
+            .plan(&source, user: "alice", app: "news", at: log.time("20:00", plusDays: 13), horizon: Millis.day)
+        let weighed = p.triggers.filter { $0.kind != .push && $0.costJoules > 0 }
+        #expect(!weighed.isEmpty)
+        for t in weighed {
+            #expect(t.reason.contains("the learned model gives an open of it within 8m") && !t.reason.contains("sessions at this time"),
+                    "\(t.reason)")
+        }
+    }
+
     @Test func aPlanUnderAnotherPolicyIsWhatThatPolicysReplayDoes() throws {
         let log = habitLog()
         var source = ArraySource(events: log.events, users: log.users, apps: log.apps)

@@ -7,7 +7,14 @@ extension AdaptivePolicy: PlanningPolicy {
 
     public func explain(_ a: Assessment?, kind: FetchPlan.Trigger.Kind, app: Int32, at e: UsageEvent, state: UserState) -> String {
         var parts: [String] = []
-        if a != nil { parts.append(Self.signal(kind, model: state.model, app: app, at: e)) }
+        if let a {
+            if let learner = state.learner {
+                // The learner is asked only about an app that would be stale.
+                if a.unneeded == nil { parts.append(Self.learnedSignal(a, learner: learner)) }
+            } else {
+                parts.append(Self.signal(kind, model: state.model, app: app, at: e))
+            }
+        }
         parts.append(a.map(Self.weighing) ?? "the policy does not weigh it then (it waits for two opens and a learned session)")
         return parts.joined(separator: "; ")
     }
@@ -21,6 +28,13 @@ extension AdaptivePolicy: PlanningPolicy {
         var pushing = PushAdaptivePolicy(alsoFetch: true)
         pushing.fetching = self
         return pushing.advise(app: app, view: view, state: &state)
+    }
+
+    /// What the learned model says (``learns``): its own chance, and how much of this user it has learned from.
+    static func learnedSignal(_ a: Assessment, learner: OpenLearner) -> String {
+        "the learned model gives an open of it within \(DurationText.format(OpenLearner.policyHorizon)) a "
+            + "\(TriggerReason.percent(a.chance))% chance, from a population's prior and "
+            + "\(learner.logistic.settled) labelled moments of this user"
     }
 
     /// What the habits say: the chance behind the decision, by the kind of wake.
