@@ -114,4 +114,16 @@ struct PredictionTests {
         }
         #expect(PredictionBench.priorsFromOtherFolds(Array(logs.prefix(1)), window: window, tick: tick) == nil)
     }
+
+    /// The learned policy starts a user of the population from that user's prior, anyone else
+    /// from the shipped one; a policy that learns no such model is left as it is.
+    @Test func aLearnedPolicyStartsEachUserOfAPopulationFromItsOwnPrior() {
+        var prior = LogisticLearner.policyPrior
+        prior[0] += 1
+        let population = PopulationPriors(folds: [prior], users: [(userHash: StableHash.of("alice"), fold: 0)])
+        let learned = AdaptivePolicy(learns: true, label: "learned").learning(from: population)
+        #expect(learned.makeState(userHash: StableHash.of("alice")).learner?.logistic.weights == prior)
+        #expect(learned.makeState(userHash: StableHash.of("bob")).learner?.logistic.weights == LogisticLearner.policyPrior)
+        #expect(AdaptivePolicy().learning(from: population).population == nil)
+    }
 }

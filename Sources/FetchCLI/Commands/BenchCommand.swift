@@ -17,6 +17,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: ArgumentHelp("Also sweep each policy family's knob (adaptive:<price>, fixed:<interval>) in the same pass, and report per family its curve of rescued opens against energy, read at the oracle's energy, and its best point.", valueName: "frontier"))
     var frontier = false
 
+    @Flag(help: "Start each user's learned model (learned, learned:<x>) from a prior fitted on the other users of the logs (in up to 10 folds of users; leave-one-out with 10 users or fewer) instead of the shipped one. The logs are read whole first.")
+    var priorFromOtherUsers = false
+
     @OptionGroup var output: OutputOptions
 
     @Option(help: ArgumentHelp("Also write a self-contained HTML report with charts to this file.", valueName: "file.html"))
@@ -36,6 +39,11 @@ struct BenchCommand: ParsableCommand {
             where !list.contains(where: { $0.name == name }) {
                 list.append(PolicySpec.parse(name)!)
             }
+        }
+        if priorFromOtherUsers {
+            let population = try Self.population(input.logs, skipInvalid: input.skipInvalid,
+                                                 scenario: try runOptions.scenarioOptions.loadScenario())
+            list = list.map { $0.learning(from: population) }
         }
         let requestedDay = try day.map(Self.parseDay)
         var recorders: [TimelineRecorder] = []
@@ -77,6 +85,9 @@ struct BenchCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if priorFromOtherUsers && (input.db != nil || runOptions.shard != nil) {
+            throw ValidationError("--prior-from-other-users reads every user from log files: not with --db or --shard")
+        }
         if runOptions.shard != nil && (report != nil || output.format != .table) {
             throw ValidationError("a run with --shard writes a shard report: give --format and --report to 'fetchsched merge'")
         }

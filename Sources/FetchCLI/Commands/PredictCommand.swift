@@ -41,10 +41,9 @@ struct PredictCommand: ParsableCommand {
 
     func run() throws {
         let scenario = try scenarioOptions.loadScenario()
-        let window: Int64
-        if case .window(let w) = scenario.defaultApp.content { window = w } else { window = 30 * Millis.minute }
+        let window = Self.window(of: scenario)
         var bench = PredictionBench(window: window, tick: scenario.tick, leaveOneOut: leaveOneOut)
-        let (byUser, users) = try Self.readUsers(files)
+        let (byUser, users) = try Self.readUsers(files.logs, skipInvalid: files.skipInvalid)
         if fitPrior {
             bench.population = LogisticLearner(window: window, prior: LogisticLearner.start, rate: LogisticLearner.populationRate)
             bench.policyHorizons = policyHorizons
@@ -66,12 +65,18 @@ struct PredictCommand: ParsableCommand {
         }
     }
 
+    /// The content window the models are asked about: the default app's, else 30 minutes.
+    static func window(of scenario: Scenario) -> Int64 {
+        if case .window(let w) = scenario.defaultApp.content { return w }
+        return 30 * Millis.minute
+    }
+
     /// Every user's events, in the engine's order, users in order of first appearance.
-    static func readUsers(_ files: LogFileOptions) throws -> ([(Int32, [UsageEvent])], NameTable) {
+    static func readUsers(_ logs: [String], skipInvalid: Bool) throws -> ([(Int32, [UsageEvent])], NameTable) {
         var byUser: [[UsageEvent]] = []
         var source: LogSource
         do {
-            source = try LogSource(paths: files.logs, skipInvalid: files.skipInvalid)
+            source = try LogSource(paths: logs, skipInvalid: skipInvalid)
             while let e = try source.next() {
                 let u = Int(e.user)
                 if u >= byUser.count { byUser.append(contentsOf: repeatElement([], count: u + 1 - byUser.count)) }

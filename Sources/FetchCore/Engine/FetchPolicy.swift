@@ -16,6 +16,15 @@ public protocol FetchPolicy: Sendable {
 
     func makeState() -> UserState
 
+    /// The state of the user whose name hashes to `userHash` (``StableHash``); the default is
+    /// ``makeState()``. A policy whose state depends on who the user is (a prior fitted on the
+    /// other users of a population, ``PopulationPriors``) picks it here.
+    func makeState(userHash: UInt64) -> UserState
+
+    /// The policy starting each user's learned model from `population`'s prior for that user;
+    /// the default, for a policy that learns no such model, is the policy as it is.
+    func learning(from population: PopulationPriors) -> Self
+
     /// Whether the engine should call `observe` at all.
     static var observesEvents: Bool { get }
 
@@ -38,6 +47,8 @@ public protocol FetchPolicy: Sendable {
 }
 
 extension FetchPolicy {
+    public func makeState(userHash: UInt64) -> UserState { makeState() }
+    public func learning(from population: PopulationPriors) -> Self { self }
     public var lookahead: Int64 { 0 }
     public static var observesEvents: Bool { false }
     public static var plansPushes: Bool { false }

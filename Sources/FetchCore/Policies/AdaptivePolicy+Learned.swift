@@ -23,4 +23,18 @@ extension AdaptivePolicy {
                          unneeded: nil))
         return Self.worth(value * calibration, bar: bar) ? value : nil
     }
+
+    /// With ``population``, the learned model starts from the user's prior there.
+    public func makeState(userHash: UInt64) -> UserState {
+        var state = makeState()
+        if learns, let prior = population?[userHash] { state.learner = OpenLearner(prior: prior) }
+        return state
+    }
+
+    public func learning(from population: PopulationPriors) -> AdaptivePolicy {
+        guard learns else { return self }
+        var p = self
+        p.population = population
+        return p
+    }
 }

@@ -70,6 +70,9 @@ public struct AdaptivePolicy: FetchPolicy {
     /// Whether the chance of an open comes from the learned model (``OpenLearner``) rather
     /// than from the habits' signal for the moment, sharpened by the re-open rhythm.
     public var learns: Bool
+    /// Where the learned model of each user starts, when not from the shipped
+    /// ``LogisticLearner/policyPrior``: a prior fitted on the other users of the population.
+    public var population: PopulationPriors?
     /// The share of the daily budget to aim at, nil for none: the dual price and the day's pace
     /// then steer spending toward it, below the minimum price too.
     public var budgetShare: Double?

@@ -26,7 +26,8 @@ final class UserSimulator<P: FetchPolicy> {
     var beforeDecision: ((DecisionPoint, UserView, P.UserState) -> Void)?
 
     convenience init(user: Int32, name: String, policy: P, run: ReplayContext) {
-        self.init(user: user, userHash: StableHash.of(name), policy: policy, state: policy.makeState(), run: run)
+        let userHash = StableHash.of(name)
+        self.init(user: user, userHash: userHash, policy: policy, state: policy.makeState(userHash: userHash), run: run)
     }
 
     init(user: Int32, userHash: UInt64, policy: P, state: P.UserState, run: ReplayContext) {
