@@ -103,16 +103,17 @@ struct PredictionTests {
             a.time != b.time ? a.time < b.time : a.canonicallyPrecedes(b)
         }) }
         let window = 30 * Millis.minute, tick = 15 * Millis.minute
-        let priors = try #require(PredictionBench.priorsFromOtherFolds(logs, window: window, tick: tick))
-        #expect(priors.count == min(users, PredictionBench.maxPriorFolds))
+        let priors = try #require(PredictionBench.priorsFromOtherUsers(logs, window: window, tick: tick))
+        let folds = min(users, PredictionBench.maxPriorFolds)
+        #expect(priors.count == users && Set(priors.map { "\($0)" }).count == folds)
         #expect(priors.allSatisfy { $0 != LogisticLearner.start })
         var changed = logs
         changed[1].1 = Array(changed[1].1.prefix(changed[1].1.count / 2))
-        let after = try #require(PredictionBench.priorsFromOtherFolds(changed, window: window, tick: tick))
-        for fold in priors.indices {
-            #expect((priors[fold] == after[fold]) == (fold == 1 % priors.count), "fold \(fold)")
+        let after = try #require(PredictionBench.priorsFromOtherUsers(changed, window: window, tick: tick))
+        for user in priors.indices {
+            #expect((priors[user] == after[user]) == (user % folds == 1), "user \(user)")
         }
-        #expect(PredictionBench.priorsFromOtherFolds(Array(logs.prefix(1)), window: window, tick: tick) == nil)
+        #expect(PredictionBench.priorsFromOtherUsers(Array(logs.prefix(1)), window: window, tick: tick) == nil)
     }
 
     /// The learned policy starts a user of the population from that user's prior, anyone else
@@ -120,7 +121,7 @@ struct PredictionTests {
     @Test func aLearnedPolicyStartsEachUserOfAPopulationFromItsOwnPrior() {
         var prior = LogisticLearner.policyPrior
         prior[0] += 1
-        let population = PopulationPriors(folds: [prior], users: [(userHash: StableHash.of("alice"), fold: 0)])
+        let population = PopulationPriors([(userHash: StableHash.of("alice"), prior: prior)])
         let learned = AdaptivePolicy(learns: true, label: "learned").learning(from: population)
         #expect(learned.makeState(userHash: StableHash.of("alice")).learner?.logistic.weights == prior)
         #expect(learned.makeState(userHash: StableHash.of("bob")).learner?.logistic.weights == LogisticLearner.policyPrior)

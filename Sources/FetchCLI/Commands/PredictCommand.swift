@@ -48,9 +48,9 @@ struct PredictCommand: ParsableCommand {
             bench.population = LogisticLearner(window: window, prior: LogisticLearner.start, rate: LogisticLearner.populationRate)
             bench.policyHorizons = policyHorizons
         }
-        let priors = priorFromOtherUsers ? PredictionBench.priorsFromOtherFolds(byUser, window: window, tick: scenario.tick) : nil
+        let priors = priorFromOtherUsers ? PredictionBench.priorsFromOtherUsers(byUser, window: window, tick: scenario.tick) : nil
         for (i, (user, events)) in byUser.enumerated() {
-            bench.run(user: user, events: events, prior: priors.map { $0[i % $0.count] } ?? LogisticLearner.prior)
+            bench.run(user: user, events: events, prior: priors?[i] ?? LogisticLearner.prior)
         }
         if let fitted = bench.population { printError("prior: [\(fitted.weightsSource)]") }
         if let report {

@@ -1,19 +1,15 @@
 /// Per user of a population, the prior a learned model starts from, fitted on the other users
-/// only (``PredictionBench/priorsFromOtherFolds(_:window:tick:policyHorizons:)``): a prior from
+/// only (``PredictionBench/priorsFromOtherUsers(_:window:tick:policyHorizons:)``): a prior from
 /// what the people at hand do, not from a shipped one, without a user's prior having seen that
 /// user. Users are found by the stable hash of their name (``StableHash``), as the engine knows them.
 public struct PopulationPriors: Sendable {
-    let folds: [OpenFeatures.Vector]
-    let foldOf: [UInt64: Int]
+    let priors: [UInt64: OpenFeatures.Vector]
 
-    /// The priors of `folds`, and each user's fold by the hash of its name.
-    public init(folds: [OpenFeatures.Vector], users: [(userHash: UInt64, fold: Int)]) {
-        self.folds = folds
-        foldOf = Dictionary(users.map { ($0.userHash, $0.fold) }, uniquingKeysWith: { first, _ in first })
+    /// Each user's prior, by the hash of the user's name.
+    public init(_ users: [(userHash: UInt64, prior: OpenFeatures.Vector)]) {
+        priors = Dictionary(users.map { ($0.userHash, $0.prior) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The prior of the user whose name hashes to `userHash`; nil for a user not in the population.
-    public subscript(userHash: UInt64) -> OpenFeatures.Vector? {
-        foldOf[userHash].map { folds[$0] }
-    }
+    public subscript(userHash: UInt64) -> OpenFeatures.Vector? { priors[userHash] }
 }
