@@ -8,7 +8,7 @@ out=${2:-$(mktemp -d)}
 mkdir -p "$out"
 swift build -c release >/dev/null
 bin=$(swift build -c release --show-bin-path)/fetchsched
-policies=none,ios,android,adaptive,counts,oracle
+policies=none,ios,android,adaptive,counts,appm,ebc,oracle
 if compgen -G "$real/*.csv" >/dev/null; then
   echo "Real logs ($real):"
   /usr/bin/time -f "(%e s)" "$bin" bench "$real"/*.csv --scenario data/scenarios/default.json --policies "$policies" \

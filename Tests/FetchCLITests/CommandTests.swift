@@ -35,7 +35,7 @@ struct CommandTests {
         let sweeps = Frontier.sweeps(for: .default).flatMap(\.policies)
         #expect(policies == ["none", "ios", "adaptive"] + sweeps + ["oracle", "oracle:opens"])
         let frontiers = try #require(top["frontiers"] as? [[String: Any]])
-        #expect(frontiers.compactMap { $0["family"] as? String } == ["adaptive", "counts", "fixed"])
+        #expect(frontiers.compactMap { $0["family"] as? String } == ["adaptive", "counts", "fixed", "appm", "ebc"])
         for f in frontiers {
             let points = try #require(f["points"] as? [[String: Any]])
             let energies = points.map { $0["energyJoules"] as! Double }
@@ -46,9 +46,9 @@ struct CommandTests {
             let best = try #require((f["best"] as? [String: Any])?["rescuedOpens"] as? Int)
             #expect(at >= 0 && at <= Double(best) && at <= Double(oracle["rescuedOpens"] as! Int))
             let compared = try #require(f["atEnergyOf"] as? [[String: Any]]).compactMap { $0["policy"] as? String }
-            // Every point of the counting baseline too: what each family rescues at its energy.
-            let counts = Frontier.sweeps(for: .default).first { $0.family == "counts" }!.policies
-            #expect(compared == ["none", "ios"] + counts + ["oracle", "oracle:opens"])
+            // Every point of the counting baseline and of the published peers too: what each family rescues at its energy.
+            let baselines = Frontier.sweeps(for: .default).filter { ["counts", "appm", "ebc"].contains($0.family) }.flatMap(\.policies)
+            #expect(compared == ["none", "ios"] + baselines + ["oracle", "oracle:opens"])
         }
         let table = try Fetchsched.run(["bench", Self.sample, "--policies", "none,ios,adaptive", "--frontier", "--format", "markdown"])
         #expect(table.out.contains("| family | points | oracle J | rescued at oracle J |"))

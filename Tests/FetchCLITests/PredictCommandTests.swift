@@ -23,6 +23,7 @@ struct PredictCommandTests {
         #expect(others.status == 0, "\(others.err)")
         func rows(_ out: String, _ model: String) -> [Substring] { out.split(separator: "\n").filter { $0.hasPrefix("\(model) ") } }
         #expect(rows(others.out, "adaptive") == rows(r.out, "adaptive") && rows(others.out, "counts") == rows(r.out, "counts"))
+        #expect(!rows(r.out, "appm").isEmpty && rows(others.out, "appm") == rows(r.out, "appm"))
         #expect(!rows(others.out, "learned").isEmpty && rows(others.out, "learned") != rows(r.out, "learned"))
         #expect(try Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario, "--prior-from-other-users"]).out == others.out)
     }
@@ -32,7 +33,7 @@ struct PredictCommandTests {
         #expect(r.status == 0, "\(r.err)")
         let top = try #require(try json(r.out) as? [String: Any])
         let models = try #require(top["models"] as? [String])
-        #expect(models.prefix(3) == ["adaptive", "counts", "learned"] && models.count == 3 + OpenFeatures.Group.allCases.count - 1)
+        #expect(models.prefix(4) == ["adaptive", "counts", "learned", "appm"] && models.count == 4 + OpenFeatures.Group.allCases.count - 1)
         let overall = try #require(top["overall"] as? [String: [String: Any]])
         let learned = try #require(overall["learned"])
         for key in ["examples", "positives", "logLoss", "brier", "averagePrecision", "calibration"] { #expect(learned[key] != nil, "\(key)") }

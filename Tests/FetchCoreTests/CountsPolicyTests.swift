@@ -47,10 +47,11 @@ struct CountsPolicyTests {
         #expect(log.replay(CountsPolicy(threshold: 0.99)).total.fetches == 0)
     }
 
-    @Test(arguments: [0.05, 0.2, 0.6])
-    func aLowerThresholdNeverFetchesLessOnGeneratedHabits(threshold: Double) throws {
+    /// The counting baseline and the published peer that also counts by threshold (`ebc`).
+    @Test(arguments: ["counts", "ebc"], [0.05, 0.2, 0.6])
+    func aLowerThresholdNeverFetchesLessOnGeneratedHabits(family: String, threshold: Double) throws {
         var source = try ArraySource(csv: SyntheticLog.csv(users: 4, days: 10, seed: 5))
-        let names = ["counts:\(threshold)", "counts:\(threshold * 0.5)"]
+        let names = ["\(family):\(threshold)", "\(family):\(threshold * 0.5)"]
         let replays = names.map { makeReplay(policy: PolicySpec.parse($0)!, scenario: .default, seed: 1, users: source.users, apps: source.apps) }
         try source.run(replays)
         let (dear, cheap) = (replays[0].finish().total, replays[1].finish().total)

@@ -13,12 +13,12 @@ struct PolicyTests {
 
     @Test func everyRegisteredPolicyParsesByItsNameAndHasAHelpLine() {
         for entry in PolicySpec.registry {
-            let example = entry.name.replacing("<duration>", with: "15m").replacing("<x>", with: "0.05").replacing("<share>", with: "0.5").replacing("<command>", with: "./policy")
+            let example = entry.name.replacing("<duration>", with: "15m").replacing("<x>", with: "0.05").replacing("<share>", with: "0.5").replacing("<k>", with: "3").replacing("<command>", with: "./policy")
             // An exec: policy is made only where a process may be started: with a launcher.
             #expect(PolicySpec.parse(example, launch: { _ in EchoPeer() }) != nil, "\(entry.name)")
             #expect(PolicySpec.helpText.contains("\(entry.name): \(entry.summary)"))
         }
-        #expect(PolicySpec.known.count == 16)
+        #expect(PolicySpec.known.count == 20)
         for bad in ["sometimes", "fixed:0s", "adaptive:-1", "oracle:draws", ""] { #expect(PolicySpec.parse(bad) == nil, "\(bad)") }
     }
 

@@ -35,8 +35,8 @@ enum Charts {
         return plot.svg.svg
     }
 
-    /// The frontiers: per family a line through its points (rescued opens against energy), the
-    /// policies without a knob as labelled points, the oracle as a ringed point, and a dashed
+    /// The frontiers: per family a line through its points (rescued opens against energy), named
+    /// in a legend, the policies without a knob as labelled points, the oracle as a ringed point, and a dashed
     /// line at the oracle's energy where the frontiers are read.
     static func frontiers(_ frontiers: [Frontier], _ reports: [ReplayResult]) -> String {
         var plot = EnergyPlot(reports, height: 380, right: 600, bottom: 320)
@@ -54,9 +54,11 @@ enum Charts {
                 plot.svg.circle(x(p.energyJoules), y(Double(p.rescuedOpens)), 3.5, fill: color,
                                 title: "\(p.policy): \(p.rescuedOpens) rescued, \(ResultText.fixed(p.energyJoules, 1)) J")
             }
-            if let last = f.points.last {
-                plot.svg.text(x(last.energyJoules) - 6, y(Double(last.rescuedOpens)) - 8, f.family, anchor: "end", fill: color)
-            }
+            // A legend in the top right corner, where no curve goes (they bend over well before
+            // the widest point's energy): labels at the curves' ends overlap once five families end close.
+            let row = top + 6 + Double(i) * 16
+            plot.svg.line(plot.right - 112, row, plot.right - 92, row, color, width: 2)
+            plot.svg.text(plot.right - 86, row + 4, f.family, fill: color)
             if let at = f.rescuedAtOracleEnergy, let o = f.oracle {
                 plot.svg.circle(x(o.energyJoules), y(at), 5, fill: "none", stroke: color,
                                 title: "\(f.family) at the oracle's energy: \(ResultText.fixed(at, 1)) rescued")

@@ -26,7 +26,7 @@ public struct OpenCounts: Sendable {
         /// Unlocks followed by an open of the app.
         public internal(set) var afterUnlock: Int32 = 0
         /// The apps opened next, with how often.
-        public internal(set) var successors: [(app: Int32, count: Int32)] = []
+        public internal(set) var successors = FollowerCounts(capacity: OpenCounts.maxSuccessors)
         /// The quarter-hours of the current day already counted (a bit each).
         var counted: (UInt64, UInt64) = (0, 0)
         var countedDay: Int64 = .min
@@ -118,8 +118,8 @@ public struct OpenCounts: Sendable {
 
     /// Chance that `next` is the next app opened after an open of `app`.
     public func successorChance(_ next: Int32, after app: Int32) -> Double {
-        guard let a = self[app], let s = a.successors.first(where: { $0.app == next }) else { return 0 }
-        return Double(s.count) / Double(a.opens + 1)
+        guard let a = self[app] else { return 0 }
+        return Double(a.successors.count(of: next)) / Double(a.opens + 1)
     }
 
     /// Chance that an unlock is followed by an open of `app`.
@@ -132,7 +132,7 @@ public struct OpenCounts: Sendable {
     /// rounds up to, which varies from run to run).
     public var bytes: Int {
         MemoryLayout<Self>.size + apps.count * MemoryLayout<App?>.stride + unlockApps.count * 4 + recentOpens.count * 16
-            + apps.reduce(0) { $0 + ($1.map { $0.slots.count * 4 + $0.successors.count * 8 } ?? 0) }
+            + apps.reduce(0) { $0 + ($1.map { $0.slots.count * 4 + $0.successors.distinct * 8 } ?? 0) }
     }
 }
 
@@ -151,13 +151,5 @@ extension OpenCounts.App {
         slots[slot] += 1
     }
 
-    mutating func follow(with app: Int32) {
-        if let i = successors.firstIndex(where: { $0.app == app }) {
-            successors[i].count += 1
-        } else if successors.count < OpenCounts.maxSuccessors {
-            successors.append((app, 1))
-        } else if let i = successors.indices.min(by: { successors[$0].count < successors[$1].count }) {
-            successors[i] = (app, successors[i].count + 1)
-        }
-    }
+    mutating func follow(with app: Int32) { successors.add(app) }
 }

@@ -47,10 +47,10 @@ public struct Frontier: Sendable, Encodable {
     }
 
     /// The families `bench --frontier` sweeps.
-    public static let familyNames = ["adaptive", "counts", "fixed"]
+    public static let familyNames = ["adaptive", "counts", "fixed", "appm", "ebc"]
     /// Families whose every point is also compared with the others at its energy: the counting
-    /// baseline, so that what learning buys over counting shows point by point.
-    public static let baselines = ["counts"]
+    /// baseline and the published peers, so that what learning buys over each shows point by point.
+    public static let baselines = ["counts", "appm", "ebc"]
 
     /// The knob settings `bench --frontier` sweeps under `scenario`, per family: one home for
     /// every list.
@@ -71,6 +71,8 @@ public struct Frontier: Sendable, Encodable {
             ("counts", ["counts:0.6", "counts:0.45", "counts:0.3", "counts:0.2", "counts:0.13", "counts:0.08", "counts:0.05",
                         "counts:0.03", "counts:0.015"]),
             ("fixed", ["fixed:8h", "fixed:4h", "fixed:2h", "fixed:1h", "fixed:30m", "fixed:15m"]),
+            ("appm", ["appm:1", "appm:2", "appm:3", "appm:4", "appm:6", "appm:8", "appm:12"]),
+            ("ebc", ["ebc:0.6", "ebc:0.45", "ebc:0.3", "ebc:0.2", "ebc:0.13", "ebc:0.08", "ebc:0.05", "ebc:0.03", "ebc:0.015"]),
         ]
     }
 

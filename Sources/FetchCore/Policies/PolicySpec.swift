@@ -42,6 +42,20 @@ public enum PolicySpec {
             guard text.hasPrefix("counts:"), let t = Double(text.dropFirst(7)), t > 0, t <= 1 else { return nil }
             return CountsPolicy(threshold: t, label: text)
         },
+        Entry(name: "appm", summary: "a published peer: APPM, prefetching at each unlock the 3 apps its sequence model ranks first") {
+            $0 == "appm" ? APPMPolicy() : nil
+        },
+        Entry(name: "appm:<k>", summary: "appm prefetching k apps (1 to 16) at each unlock") { text in
+            guard text.hasPrefix("appm:"), let k = Int(text.dropFirst(5)), k >= 1, k <= APPMPolicy.maxApps else { return nil }
+            return APPMPolicy(apps: k, label: text)
+        },
+        Entry(name: "ebc", summary: "a published peer: EBC, usage probability against a threshold, stricter per byte on cellular") {
+            $0 == "ebc" ? EBCPolicy() : nil
+        },
+        Entry(name: "ebc:<x>", summary: "ebc with its own threshold x (0 to 1)") { text in
+            guard text.hasPrefix("ebc:"), let t = Double(text.dropFirst(4)), t > 0, t <= 1 else { return nil }
+            return EBCPolicy(threshold: t, label: text)
+        },
         Entry(name: "push-adaptive", summary: "plans silent pushes at content updates, fetches nothing itself") {
             $0 == "push-adaptive" ? PushAdaptivePolicy(alsoFetch: false) : nil
         },

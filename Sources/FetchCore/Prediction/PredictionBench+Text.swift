@@ -1,6 +1,6 @@
 extension PredictionBench {
     /// The benchmark's tables: per model overall and per moment kind, per user, the calibration
-    /// of the three models, and (with leave-one-out) what each signal adds to the learned model.
+    /// of the base models, and (with leave-one-out) what each signal adds to the learned model.
     public func text(markdown: Bool, users: NameTable) -> String {
         let grid = { (c: [String], r: [[String]]) in ResultText.grid(c, r, markdown: markdown, leftColumns: [0, 1]) }
         let f = ResultText.fixed

@@ -2,6 +2,7 @@ extension PredictionBench {
     /// One user's pass: the learners, the answers looked up ahead, the user's scores.
     struct UserRun {
         var model = UsageModel()
+        var sequence = AppSequenceModel()
         var learner: OpenLearner
         var others: [LogisticLearner]
         /// Per app id, its opens' times, and the first not before the last moment asked.
@@ -35,6 +36,7 @@ extension PredictionBench {
             }
             learner.observe(e)
             model.observe(e)
+            sequence.observe(e)
             lastEvent = t
         }
 
@@ -58,6 +60,7 @@ extension PredictionBench {
                 let share = last == .min ? 1 : min(1, max(0, Double(t - last) / Double(window)))
                 let adaptive = AdaptivePolicy.predictedChance(app, at: m, model: model, staleShare: share, window: window)
                 let counts = CountsPolicy.chance(of: app, at: m, counts: learner.counts, window: window) * share
+                let appm = APPMPolicy.chance(of: app, now: t, span: window, model: sequence) * share
                 let x = learner.features(app, at: m, model: model)
                 let learned = learner.logistic.probability(x)
                 learner.logistic.record(x, app: app, at: t, horizon: horizon)
@@ -65,11 +68,13 @@ extension PredictionBench {
                 bench.byKind[0][k].add(adaptive, y)
                 bench.byKind[1][k].add(counts, y)
                 bench.byKind[2][k].add(learned, y)
+                bench.byKind[3][k].add(appm, y)
                 userScores[0].add(adaptive, y)
                 userScores[1].add(counts, y)
                 userScores[2].add(learned, y)
+                userScores[3].add(appm, y)
                 for i in others.indices {
-                    bench.byKind[3 + i][k].add(others[i].probability(x), y)
+                    bench.byKind[PredictionBench.baseModels.count + i][k].add(others[i].probability(x), y)
                     others[i].record(x, app: app, at: t)
                 }
             }

@@ -6,19 +6,20 @@
 ///
 /// The models: `adaptive` (the adaptive policy's own chance, ``AdaptivePolicy/predictedChance(_:at:model:staleShare:window:)``),
 /// `counts` (the counting baseline's, ``CountsPolicy/chance(of:at:now:span:offsetMinutes:counts:)``),
-/// `learned` (``OpenLearner``) and, with leave-one-out, `learned` without each signal.
+/// `learned` (``OpenLearner``), the published peer `appm` (``APPMPolicy/chance(of:now:span:model:)``) and,
+/// with leave-one-out, `learned` without each signal.
 public struct PredictionBench: Sendable {
-    /// The models scored, in order: the first three always, then one per signal left out.
+    /// The models scored, in order: the base models always, then one per signal left out.
     public let models: [String]
     public let window: Int64
     public let tick: Int64
     let leftOut: [OpenFeatures.Group]
     /// Per model, per moment kind.
     public internal(set) var byKind: [[PredictionScore]]
-    /// Per user, per model (all kinds); only the first three models.
+    /// Per user, per model (all kinds); only the base models.
     public private(set) var perUser: [(user: Int32, scores: [PredictionScore])] = []
 
-    public static let baseModels = ["adaptive", "counts", "learned"]
+    public static let baseModels = ["adaptive", "counts", "learned", "appm"]
 
     /// When set, one learner carried from user to user instead of one per user: how the
     /// population prior (``LogisticLearner/prior``) is fitted, with `--fit-prior`.
