@@ -31,6 +31,10 @@ extension UsageModel {
     /// Whether this user's log shows screen events (then screen_on is the cheap moment to fetch).
     public var hasScreenEvents: Bool { screenSessions > 0 }
 
+    /// Whether an open at `t` began a session with no screen_on before it: the open that stands
+    /// for an unlock the log did not record.
+    public func opensSession(at t: Int64) -> Bool { sessionStart == t && !sessionByScreen }
+
     /// Probability that `next` is the next app opened after `app`, within ten minutes.
     public func successorProbability(_ next: Int32, after app: Int32) -> Double {
         guard let h = apps[app], h.allOpens > 0,

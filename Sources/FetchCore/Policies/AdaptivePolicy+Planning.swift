@@ -50,7 +50,7 @@ extension AdaptivePolicy: PlanningPolicy {
         case .open(let after):
             var out = "you open it within \(DurationText.format(UsageModel.successorWindow)) after \(after) "
                 + "\(percent(model.successorProbability(app, after: e.app)))% of the time"
-            if model.sessionStart == t && !model.sessionByScreen {
+            if model.opensSession(at: t) {
                 out += "; that open would start a session, and you open it in "
                     + "\(percent(model.sessionProbability(app, at: t, offsetMinutes: offset)))% of sessions at this time of the week"
             }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension AdaptivePolicy {
     /// Where the chance of an open comes from, by the kind of moment.
     enum Signal {
@@ -32,8 +38,7 @@ extension AdaptivePolicy {
         case .successor(let opened):
             if app == opened { return nil }
             let next = model.successorProbability(app, after: opened)
-            let session = model.sessionStart == now && !model.sessionByScreen
-                ? model.sessionProbability(app, at: now, offsetMinutes: offset) : 0
+            let session = model.opensSession(at: now) ? model.sessionProbability(app, at: now, offsetMinutes: offset) : 0
             return max(next, session)
         case .plug:
             return model.plugProbability(app)
@@ -59,7 +64,37 @@ extension AdaptivePolicy {
         let horizon = m.kind == .tick || (m.kind == .plug && model.plugs == 0) ? window : Millis.minute
         guard let c = chance(of: app, point, model: model, now: m.time, offsetMinutes: m.offsetMinutes, horizon: horizon),
               c > 0 else { return 0 }
-        let reopen = reopenSpan(point, horizon: horizon).map { model.reopenProbability(app, at: m.time, within: $0) }
-        return sharpened(c, reopen: reopen ?? 1, point) * staleShare
+        let weighed = rhythmPoint(point, model: model, now: m.time)
+        let reopen = reopenSpan(weighed, horizon: horizon).map { model.reopenProbability(app, at: m.time, within: $0) }
+        return sharpened(c, reopen: reopen ?? 1, weighed) * staleShare
+    }
+
+    /// The chance of an open from the moment's own signal (successor, time of week), sharpened
+    /// by the app's re-open rhythm over the same stretch: a weighted geometric mean, so that
+    /// either one near zero vetoes the fetch. At a wake the session's own signal is kept as is.
+    static func sharpened(_ chance: Double, reopen: Double, _ point: DecisionPoint) -> Double {
+        switch point {
+        case .open, .tick, .timer: exp(0.7 * log(chance) + 0.3 * log(reopen))
+        case .wake, .contentUpdate: chance
+        }
+    }
+
+    /// The point as the re-open rhythm weighs it: an open that stands for an unlock the log did
+    /// not record (``UsageModel/opensSession(at:)``) is weighed as that unlock, with no rhythm.
+    /// The rhythm asks whether the app comes again soon after its own last open; at a session's
+    /// first open that is seldom, and it vetoed the session's apps the unlock would have fetched.
+    static func rhythmPoint(_ point: DecisionPoint, model: UsageModel, now: Int64) -> DecisionPoint {
+        if case .open = point, model.opensSession(at: now) { return .wake(.screenOn) }
+        return point
+    }
+
+    /// How far ahead the re-open chance looks: a successor's window at an open, the horizon of a
+    /// timed decision; nil at a wake, where it is not asked.
+    static func reopenSpan(_ point: DecisionPoint, horizon: Int64) -> Int64? {
+        switch point {
+        case .open: UsageModel.successorWindow
+        case .tick, .timer: horizon
+        case .wake, .contentUpdate: nil
+        }
     }
 }

@@ -186,11 +186,12 @@ public struct AdaptivePolicy: FetchPolicy {
         let bar = minimum(view) * pace * cost
         // The re-open rhythm raises the chance at most to chance^0.7: most apps fall short
         // even so, and need not have it computed.
-        let most = Self.value(of: app, chance: Self.sharpened(chance, reopen: 1, point), stale: stale)
+        let weighed = Self.rhythmPoint(point, model: model, now: now)
+        let most = Self.value(of: app, chance: Self.sharpened(chance, reopen: 1, weighed), stale: stale)
         guard note != nil || most * calibration * (1 + 1e-9) >= bar else { return nil }
-        let reopenSpan = Self.reopenSpan(point, horizon: horizon)
+        let reopenSpan = Self.reopenSpan(weighed, horizon: horizon)
         let reopen = reopenSpan.map { model.reopenProbability(app.id, at: now, within: $0) }
-        let value = Self.value(of: app, chance: Self.sharpened(chance, reopen: reopen ?? 1, point), stale: stale)
+        let value = Self.value(of: app, chance: Self.sharpened(chance, reopen: reopen ?? 1, weighed), stale: stale)
         note?(Assessment(chance: chance, reopen: reopen, stale: stale, value: value, calibration: calibration,
                          costJoules: cost, bar: bar, unneeded: nil))
         return Self.worth(value * calibration, bar: bar) ? value : nil
@@ -199,26 +200,6 @@ public struct AdaptivePolicy: FetchPolicy {
     /// Whether expected rescues clear the bar a fetch's cost sets.
     @inline(__always)
     static func worth(_ rescues: Double, bar: Double) -> Bool { rescues >= bar
-    }
-
-    /// The chance of an open from the moment's own signal (successor, time of week), sharpened
-    /// by the app's re-open rhythm over the same stretch: a weighted geometric mean, so that
-    /// either one near zero vetoes the fetch. At a wake the session's own signal is kept as is.
-    static func sharpened(_ chance: Double, reopen: Double, _ point: DecisionPoint) -> Double {
-        switch point {
-        case .open, .tick, .timer: exp(0.7 * log(chance) + 0.3 * log(reopen))
-        case .wake, .contentUpdate: chance
-        }
-    }
-
-    /// How far ahead the re-open chance looks: a successor's window at an open, the horizon of a
-    /// timed decision; nil at a wake, where it is not asked.
-    static func reopenSpan(_ point: DecisionPoint, horizon: Int64) -> Int64? {
-        switch point {
-        case .open: UsageModel.successorWindow
-        case .tick, .timer: horizon
-        case .wake, .contentUpdate: nil
-        }
     }
 
     /// The least expected rescues per joule worth a fetch: the policy's own, else the scenario's.
