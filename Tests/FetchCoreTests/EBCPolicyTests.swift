@@ -52,6 +52,12 @@ struct EBCPolicyTests {
         #expect((fetched(habits(at: "13:10", on: .cellular), policy, scenario: small)["news"] ?? 0) >= 5)
     }
 
+    @Test func aBudgetAtTheTopOfItsRangeIsPacedWithoutOverflow() {
+        var unbounded = Self.scenario
+        unbounded.cellularBudgetBytes = .max
+        #expect((fetched(habits(at: "07:10", on: .cellular), EBCPolicy(threshold: 0.3), scenario: unbounded)["news"] ?? 0) >= 5)
+    }
+
     @Test func itsKnobIsAFrontierFamilyOfThresholds() {
         #expect(Frontier.family(of: "ebc:0.3") == "ebc" && Frontier.family(of: "ebc") == "ebc")
         let names = Frontier.sweeps(for: .default).first { $0.family == "ebc" }!.policies

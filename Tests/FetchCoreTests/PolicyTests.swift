@@ -13,7 +13,8 @@ struct PolicyTests {
 
     @Test func everyRegisteredPolicyParsesByItsNameAndHasAHelpLine() {
         for entry in PolicySpec.registry {
-            let example = entry.name.replacing("<duration>", with: "15m").replacing("<x>", with: "0.05").replacing("<share>", with: "0.5").replacing("<k>", with: "3").replacing("<command>", with: "./policy")
+            let example = entry.name.replacing("<duration>", with: "15m").replacing("<x>", with: "0.05").replacing("<share>", with: "0.5")
+                .replacing("<k>", with: "3").replacing("<command>", with: "./policy")
             // An exec: policy is made only where a process may be started: with a launcher.
             #expect(PolicySpec.parse(example, launch: { _ in EchoPeer() }) != nil, "\(entry.name)")
             #expect(PolicySpec.helpText.contains("\(entry.name): \(entry.summary)"))

@@ -61,6 +61,7 @@ public struct EBCPolicy: FetchPolicy {
     static func cellularAllowance(_ view: UserView) -> Int64 {
         let dayStart = view.dayEnd - Millis.day
         let share = Double(view.now.millis - dayStart) / Double(Millis.day)
-        return Int64(Double(view.cellularBudget) * min(1, max(0, share)))
+        // Bounded before the conversion to Int64, whatever the budget and the share.
+        return Int64(min(Double(view.cellularBudget) * min(1, max(0, share)), 9e18))
     }
 }
