@@ -83,14 +83,17 @@ public struct AppSequenceModel: Sendable {
     /// The chance that `app` is the next app opened, blended over the contexts seen.
     public func nextChance(_ app: Int32) -> Double {
         var p = 0.0, weight = 1.0
-        let two = last.0 >= 0 ? order2[Self.key(last.0, last.1)] : nil
-        let one = last.1 >= 0 ? apps[Int(last.1)]?.next : nil
-        for table in [two, one, order0] {
-            guard let table, table.total > 0 else { continue }
+        // Longest context first; a function rather than an array of the tables, which would
+        // allocate at every app asked about.
+        func blend(_ table: FollowerCounts?) {
+            guard let table, table.total > 0 else { return }
             let n = Double(table.total), d = Double(table.distinct)
             p += weight * Double(table.count(of: app)) / (n + d)
             weight *= d / (n + d)
         }
+        blend(last.0 >= 0 ? order2[Self.key(last.0, last.1)] : nil)
+        blend(last.1 >= 0 ? apps[Int(last.1)]?.next : nil)
+        blend(order0)
         return appsSeen > 0 && Int(app) < apps.count && apps[Int(app)] != nil ? p + weight / Double(appsSeen) : p
     }
 

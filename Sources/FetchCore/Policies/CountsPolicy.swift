@@ -7,7 +7,7 @@
 /// unlock was followed by it (``OpenCounts``). It fetches an app whose content would be stale
 /// when that chance, times the chance the content is stale, reaches `threshold`: its one knob.
 /// No weights, no decay, no pricing, no pacing; the engine's rules and budgets still hold.
-public struct CountsPolicy: FetchPolicy {
+public struct CountsPolicy: CountingPolicy {
     public var threshold: Double
     public var label: String
 
@@ -17,13 +17,6 @@ public struct CountsPolicy: FetchPolicy {
     }
 
     public var name: String { label }
-    public static var observesEvents: Bool { true }
-    public func makeState() -> OpenCounts { OpenCounts() }
-
-    public func observe(_ event: UsageEvent, state: inout OpenCounts) {
-        state.observe(event)
-    }
-
     public func decide(_ point: DecisionPoint, view: UserView, state: inout OpenCounts, decision: inout Decision) {
         guard let horizon = Self.horizon(point, tick: view.scenario.tick) else { return }
         let now = view.now.millis

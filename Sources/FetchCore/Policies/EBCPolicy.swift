@@ -8,7 +8,7 @@
 /// scaled by its traffic volume against a typical app's (a heavy app needs a likelier open),
 /// and the day's cellular bytes so far plus its own must stay within the share of the day's
 /// cellular budget that the hours gone by allow. It does nothing at opens.
-public struct EBCPolicy: FetchPolicy {
+public struct EBCPolicy: CountingPolicy {
     public var threshold: Double
     public var label: String
 
@@ -18,13 +18,6 @@ public struct EBCPolicy: FetchPolicy {
     }
 
     public var name: String { label }
-    public static var observesEvents: Bool { true }
-    public func makeState() -> OpenCounts { OpenCounts() }
-
-    public func observe(_ event: UsageEvent, state: inout OpenCounts) {
-        state.observe(event)
-    }
-
     public func decide(_ point: DecisionPoint, view: UserView, state: inout OpenCounts, decision: inout Decision) {
         switch point {
         case .tick, .timer, .wake: break
