@@ -48,6 +48,30 @@ let benchmarks: @Sendable () -> Void = {
         try? FileManager.default.removeItem(atPath: db)
     }
 
+    // The service's writer alone, as `Benchmarks/load.sh` loads it: groups of 8 batches of 10 new
+    // events, each batch one of 50 users', committed (synchronous FULL) into a store that starts
+    // empty each iteration. 100 groups per iteration: a batch's share of the writer is its time ÷ 800.
+    Benchmark("service-append-800-batches", configuration: .init(maxIterations: 10)) { benchmark in
+        let db = dir + "/append-\(UUID().uuidString).sqlite"
+        let store = try! SQLiteStore(path: db)
+        let groups = (0..<100).map { g in
+            (0..<8).map { b in
+                let n = g * 8 + b
+                return (0..<10).map { k in
+                    let i = n * 10 + k
+                    return IdentifiedEvent(id: "w-\(i)", user: "load-\(n % 50)",
+                                           event: UsageEvent(time: Instant(millis: 1_736_150_400_000 + Int64(i) * 7_000), user: 0, app: 0,
+                                                             kind: .open, value: 0, offsetMinutes: 0),
+                                           appName: "com.example.app\(k % 5)")
+                }
+            }
+        }
+        benchmark.startMeasurement()
+        for group in groups { blackHole(try! await store.appendGroup(group)) }
+        benchmark.stopMeasurement()
+        try? FileManager.default.removeItem(atPath: db)
+    }
+
     for policy in ["fixed:15m", "adaptive", "oracle", "counts", "learned"] {
         // Names without ':' or spaces: the threshold files are named after them, and the
         // check reads them back by the raw name.
