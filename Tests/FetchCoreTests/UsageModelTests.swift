@@ -40,6 +40,25 @@ struct UsageModelTests {
         #expect(new > 0.5)
     }
 
+    /// Smoothed, a bin borrows half of the quarter-hour before it: an open that came at 7:40 may
+    /// come at 7:50; nothing is lent earlier, and the habit's own bin keeps two thirds.
+    @Test func theSmoothedChanceLendsAHabitToTheQuarterHourAfterItAndNoneBefore() {
+        let (m, log) = model(days: 14, weekdaysOnly: false) { log, d in log.open("news", at: "07:40", plusDays: d) }
+        let news = log.apps.id("news")
+        func chance(_ clock: String, smoothed: Bool) -> Double {
+            m.openProbability(news, from: log.time(clock, plusDays: 14).millis, span: 15 * Millis.minute, offsetMinutes: 60,
+                              smoothed: smoothed)
+        }
+        let own = chance("07:30", smoothed: false), ownSmoothed = chance("07:30", smoothed: true)
+        #expect(own > 0.9)
+        #expect(abs(ownSmoothed - own * 2 / 3) < 0.02, "\(ownSmoothed) against \(own)")
+        #expect(chance("07:45", smoothed: false) == 0)
+        #expect(abs(chance("07:45", smoothed: true) - own / 3) < 0.02)
+        #expect(chance("07:15", smoothed: true) == 0)
+        #expect(m.anyOpens(from: log.time("07:45", plusDays: 14).millis, span: 15 * Millis.minute, offsetMinutes: 60))
+        #expect(!m.anyOpens(from: log.time("08:00", plusDays: 14).millis, span: 15 * Millis.minute, offsetMinutes: 60))
+    }
+
     @Test func theAppThatFollowsIsLearned() {
         let (m, log) = model(days: 10, weekdaysOnly: false) { log, d in
             log.open("mail", at: "09:00", plusDays: d)
@@ -143,7 +162,10 @@ struct UsageModelTests {
                 let offset = [-300, 0, 60, 330, 540][rng.int(in: 0...4)]
                 guard !m.anyOpens(from: t, span: span, offsetMinutes: offset) else { continue }
                 skipped += 1
-                for id in m.apps.keys { #expect(m.openProbability(id, from: t, span: span, offsetMinutes: offset) == 0) }
+                for id in m.apps.keys {
+                    #expect(m.openProbability(id, from: t, span: span, offsetMinutes: offset) == 0)
+                    #expect(m.openProbability(id, from: t, span: span, offsetMinutes: offset, smoothed: true) == 0)
+                }
             }
         }
         var m = UsageModel()

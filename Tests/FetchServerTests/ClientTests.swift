@@ -18,15 +18,17 @@ struct ClientTests {
     }
 
     /// The background-refresh loop of docs/cli.md ("A typed Swift client"), as written there (`scheduleNextRefresh` returns here).
-    static func refresh(_ client: Client, userID: String, now: String, fetchStart: String) async throws -> String? {
+    static func refresh(_ client: Client, userID: String, now: String, fetchStart: String) async throws
+        -> (next: String?, plan: Components.Schemas.Plan?) {
         _ = try await client.ingestEvents(body: .json(.init(events: [
             .init(id: UUID().uuidString, user: userID, timestamp: now, event: .open, app: "com.example.news"),
         ])))
-        var next: String?
+        var next: String?, seen: Components.Schemas.Plan?
         func scheduleNextRefresh(at time: String?) { next = time }
         switch try await client.plan(path: .init(user: userID, app: "com.example.news")) {
         case .ok(let ok):
             let plan = try ok.body.json
+            seen = plan
             scheduleNextRefresh(at: plan.plan.first?.time)
         case .notFound:
             break
@@ -36,7 +38,7 @@ struct ClientTests {
         _ = try await client.reportFetch(path: .init(user: userID), body: .json(.init(
             app: "com.example.news", start: fetchStart, durationMs: 1_800, bytes: 120_000,
             network: .wifi, result: .newData)))
-        return next
+        return (next, seen)
     }
 
     /// The same client over either transport: AsyncHTTPClient (a server's) or URLSession (a device's).
@@ -82,8 +84,12 @@ struct ClientTests {
                 Issue.record("a request without a token is not a 401"); return
             }
 
-            let next = try await Self.refresh(client, userID: user, now: start, fetchStart: start)
-            #expect(next != nil, "docs/cli.md's loop found no plan")
+            // The loop schedules the plan's first timed fetch; a plan without one says why (its
+            // fetches are at wakes), and the loop then schedules none.
+            let (next, seen) = try await Self.refresh(client, userID: user, now: start, fetchStart: start)
+            let looped = try #require(seen, "docs/cli.md's loop got no plan")
+            #expect(next == looped.plan.first?.time)
+            #expect(next != nil || (looped.reason != nil && looped.triggers.contains { $0.fetch }), "no fetch planned, timed or at a wake")
 
             let deleted = try await client.deleteUser(path: .init(user: user)).ok.body.json
             #expect(deleted.user == user && deleted.deletedEvents == rows.count + 1)

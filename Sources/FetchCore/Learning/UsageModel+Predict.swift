@@ -6,13 +6,15 @@ import Darwin
 
 extension UsageModel {
     /// Probability that a session starting at `t` includes an open of `app`: the app's share of
-    /// sessions in this time-of-week bin, shrunk toward its share over all bins.
-    public func sessionProbability(_ app: Int32, at t: Int64, offsetMinutes: Int) -> Double {
+    /// sessions in this time-of-week bin, shrunk toward its share over all bins; `smoothed`,
+    /// with the bin read together with the one before it (``kernelSum(_:_:)``).
+    public func sessionProbability(_ app: Int32, at t: Int64, offsetMinutes: Int, smoothed: Bool = false) -> Double {
         guard let h = apps[app], sessionTotal > 0 else { return 0 }
         let prior = Double(h.sessionOpens / sessionTotal)
         let b = Self.bin(slot: Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes))
         let k = Double(2 * currentWeight(at: t))
-        return min(1, (Double(h.opens[b]) + k * prior) / (Double(sessions[b]) + k))
+        let opens = smoothed ? Self.kernelSum(h.opens, b) : h.opens[b], started = smoothed ? Self.kernelSum(sessions, b) : sessions[b]
+        return min(1, (Double(opens) + k * prior) / (Double(started) + k))
     }
 
     /// Share of the app's screen-started session opens that come late enough after screen_on
@@ -66,27 +68,31 @@ extension UsageModel {
     /// Probability that a fetch started within `[t, t + span]` is the prefetch of a session-first
     /// open of the app, i.e. that such an open comes within `[t, t + span]` shifted by
     /// ``prefetchLead``: for each quarter-hour bin the span covers, the share of observed days
-    /// with such an open there, spread evenly over the bin.
-    public func openProbability(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int) -> Double {
+    /// with such an open there, spread evenly over the bin; `smoothed`, with each bin read
+    /// together with the one before it (``kernelSum(_:_:)``), as the adaptive policy weighs it.
+    public func openProbability(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int, smoothed: Bool = false) -> Double {
         guard let h = apps[app] else { return 0 }
         var none = 1.0
         Self.forEachBin(from: t, span: span, offsetMinutes: offsetMinutes) { b, piece in
-            // Most apps have no open in most bins: skipping those is exact (their factor is 1),
-            // and spares the divisions a decision at every tick would wait on.
-            if h.opens[b] > 0 && exposure[b] > 0 {
-                let p = min(1, Double(h.opens[b] / exposure[b]))
-                none *= 1 - p * Double(piece) / Double(Self.binLength)
-            }
+            // Most apps have no open in or just before most bins: skipping those is exact (their
+            // factor is 1), and spares the divisions a decision at every tick would wait on.
+            let opens = smoothed ? Self.kernelSum(h.opens, b) : h.opens[b]
+            guard opens > 0 else { return }
+            let days = smoothed ? Self.kernelSum(exposure, b) : exposure[b]
+            guard days > 0 else { return }
+            let p = min(1, Double(opens / days))
+            none *= 1 - p * Double(piece) / Double(Self.binLength)
         }
         return 1 - none
     }
 
-    /// Whether some app has opens in a bin that `[t, t + span)` covers: when not, every app's
-    /// ``openProbability(_:from:span:offsetMinutes:)`` there is 0.
+    /// Whether some app has opens in a bin that `[t, t + span)` covers, or in the bin before one
+    /// (which the smoothed ``openProbability(_:from:span:offsetMinutes:smoothed:)`` reads too):
+    /// when not, every app's chance of an open there is 0, smoothed or not.
     public func anyOpens(from t: Int64, span: Int64, offsetMinutes: Int) -> Bool {
         var found = false
         Self.forEachBin(from: t, span: span, offsetMinutes: offsetMinutes) { b, _ in
-            if binsWithOpens.contains(b) { found = true }
+            if binsWithOpens.contains(b) || binsWithOpens.contains(Self.before(b)) { found = true }
         }
         return found
     }

@@ -84,6 +84,23 @@ public struct UsageModel: Sendable, Equatable {
         return (LocalTime.weekday(ofDay: day) >= 5 ? binsPerDay : 0) + Int(LocalTime.floorMod(slot, Int64(binsPerDay)))
     }
 
+    /// The quarter-hour before `b` on the same kind of day (the day's last before its first).
+    @inline(__always)
+    static func before(_ b: Int) -> Int { b % binsPerDay == 0 ? b + binsPerDay - 1 : b - 1 }
+
+    /// How much of the quarter-hour before a bin's count the bin borrows.
+    static let kernel: Float = 0.5
+
+    /// `counts[b]` smoothed with the quarter-hour before it: an open that came at 7:40 on the days
+    /// seen may come at 7:50 on the next. Only the one before: the quarter-hour after a bin would
+    /// lend its chance earlier, where a fetch comes too soon for the open and the bin's own
+    /// chance makes a better-timed one (the symmetric kernel measured no better on the real logs
+    /// and moved plans' first fetches ahead of the habit: Benchmarks/RESULTS.md, "Quality").
+    @inline(__always)
+    static func kernelSum(_ counts: [Float], _ b: Int) -> Float {
+        counts[b] + kernel * counts[before(b)]
+    }
+
     /// The local quarter-hour number of `t`.
     @inlinable
     public static func slot(_ t: Int64, offsetMinutes: Int) -> Int64 {

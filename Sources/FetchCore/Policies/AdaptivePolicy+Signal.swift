@@ -34,16 +34,16 @@ extension AdaptivePolicy {
                        horizon: Int64) -> Double? {
         switch Self.signal(point, model: model) {
         case .session:
-            return model.sessionProbability(app, at: now, offsetMinutes: offset) * model.lateShare(app)
+            return model.sessionProbability(app, at: now, offsetMinutes: offset, smoothed: true) * model.lateShare(app)
         case .successor(let opened):
             if app == opened { return nil }
             let next = model.successorProbability(app, after: opened)
-            let session = model.opensSession(at: now) ? model.sessionProbability(app, at: now, offsetMinutes: offset) : 0
+            let session = model.opensSession(at: now) ? model.sessionProbability(app, at: now, offsetMinutes: offset, smoothed: true) : 0
             return max(next, session)
         case .plug:
             return model.plugProbability(app)
         case .timeOfWeek:
-            let p = model.openProbability(app, from: now, span: horizon, offsetMinutes: offset)
+            let p = model.openProbability(app, from: now, span: horizon, offsetMinutes: offset, smoothed: true)
             return p > 0 && model.hasScreenEvents ? p * (1 - model.lateShare(app)) : p
         }
     }
