@@ -7,7 +7,7 @@ import Darwin
 extension UsageModel {
     /// Probability that a session starting at `t` includes an open of `app`: the app's share of
     /// sessions in this time-of-week bin, shrunk toward its share over all bins; `smoothed`,
-    /// with the bin read together with the one before it (``kernelSum(_:_:)``).
+    /// with the bin read together with the one before it (`kernelSum`).
     public func sessionProbability(_ app: Int32, at t: Int64, offsetMinutes: Int, smoothed: Bool = false) -> Double {
         guard let h = apps[app], sessionTotal > 0 else { return 0 }
         let prior = Double(h.sessionOpens / sessionTotal)
@@ -69,7 +69,7 @@ extension UsageModel {
     /// open of the app, i.e. that such an open comes within `[t, t + span]` shifted by
     /// ``prefetchLead``: for each quarter-hour bin the span covers, the share of observed days
     /// with such an open there, spread evenly over the bin; `smoothed`, with each bin read
-    /// together with the one before it (``kernelSum(_:_:)``), as the adaptive policy weighs it.
+    /// together with the one before it (`kernelSum`), as the adaptive policy weighs it.
     public func openProbability(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int, smoothed: Bool = false) -> Double {
         guard let h = apps[app] else { return 0 }
         var none = 1.0

@@ -46,7 +46,7 @@ extension UsageModel {
     }
 
     /// A wake that comes in each quarter-hour with the chance `share × counts[bin] / exposure[bin]`
-    /// (the share of observed days with one there, as ``openProbability(_:from:span:offsetMinutes:)``
+    /// (the share of observed days with one there, as ``openProbability(_:from:span:offsetMinutes:smoothed:)``
     /// reads opens), spread evenly over the bin; bins read at the time less `shift`.
     static func forecast(counts: [Float], exposure: [Float], share: Double, shift: Int64, from t: Int64, span: Int64,
                          offsetMinutes: Int) -> WakeForecast? {

@@ -39,8 +39,10 @@ public struct UsageModel: Sendable, Equatable {
 
     public internal(set) var apps = AppHabits()
     /// The bins in which some app has session-first opens (an ``AppHabit/opens`` above 0): a
-    /// decision whose stretch of time covers none of them knows that ``openProbability(_:from:span:offsetMinutes:)``
-    /// is 0 for every app without asking each one. Kept as opens are counted, rescaled and read back.
+    /// decision whose stretch of time covers none of them, nor the quarter-hour before one, knows
+    /// that ``openProbability(_:from:span:offsetMinutes:smoothed:)`` is 0 for every app without
+    /// asking each one (``anyOpens(from:span:offsetMinutes:)``). Kept as opens are counted,
+    /// rescaled and read back.
     public internal(set) var binsWithOpens = BinSet()
     /// Weighted session starts per bin …
     public internal(set) var sessions = [Float](repeating: 0, count: bins)

@@ -13,7 +13,7 @@ extension AdaptivePolicy {
         case successor(opened: Int32)
         /// The opens after earlier plug-ins, at a plug-in once there were some.
         case plug
-        /// The app's opens at this time of the week (``UsageModel/openProbability(_:from:span:offsetMinutes:)``),
+        /// The app's opens at this time of the week (``UsageModel/openProbability(_:from:span:offsetMinutes:smoothed:)``),
         /// at a tick, the policy's timer and the other wakes.
         case timeOfWeek
     }
