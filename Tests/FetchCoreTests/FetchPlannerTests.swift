@@ -56,6 +56,29 @@ struct FetchPlannerTests {
         #expect(replayed.map(\.energyMicroJ) == p.entries.map(\.energyMicroJ))
     }
 
+    /// Every timed fetch of an `adaptive` plan is explained by the chance it was weighed on (the
+    /// time of week smoothed), never by a share of days of nothing.
+    @Test(arguments: [UInt64(3), 5, 8])
+    func everyPlannedFetchStatesTheChanceItWasPlannedOn(seed: UInt64) throws {
+        let csv = SyntheticLog.csv(users: 2, days: 10, seed: seed)
+        let log = try ArraySource(csv: csv)
+        let end = log.events.last!.time.millis
+        var entries = 0
+        for user in 0..<Int32(2) {
+            for app in Set(log.events.map(\.app).filter { $0 >= 0 }).sorted() {
+                for back in [3, 30, 50] {
+                    var source = try ArraySource(csv: csv)
+                    let p = try FetchPlanner(scenario: .default, seed: 1).plan(&source, user: log.users[user], app: log.apps[app],
+                                                                               at: Instant(millis: end - Int64(back) * Millis.hour),
+                                                                               horizon: Millis.day)
+                    for e in p.entries { #expect(e.probability > 0, "\(p.explanation)") }
+                    entries += p.entries.count
+                }
+            }
+        }
+        #expect(entries > 0)
+    }
+
     /// Planning is generic over the policy: any ``PlanningPolicy`` plans what its replay does.
     struct EveryTick: PlanningPolicy {
         var name: String { "every-tick" }

@@ -9,7 +9,8 @@ public struct FetchPlan: Sendable {
         /// The open the fetch is for is predicted within `[windowStart, windowEnd]` …
         public var windowStart: Int64
         public var windowEnd: Int64
-        /// … with this probability.
+        /// … with this probability: the share of days with an open there, an open in the
+        /// quarter-hour before counting half (as the adaptive policy reads the time of week).
         public var probability: Double
         /// Energy the device had spent that local day before this fetch.
         public var energyUsedBefore: Int64

@@ -18,7 +18,9 @@ final class PlanTrace: TraceSink {
         let d = LocalTime.day(row.start, offsetMinutes: Int(row.offsetMinutes))
         if d != day { day = d; energy = 0 }
         if row.app == app && row.refusal == nil {
-            let p = model.openProbability(app, from: row.start, span: horizon, offsetMinutes: Int(row.offsetMinutes))
+            // Read as the adaptive policy weighs it: a fetch planned for an open that may come a
+            // little later than on the days seen is explained by the chance it was planned on.
+            let p = model.openProbability(app, from: row.start, span: horizon, offsetMinutes: Int(row.offsetMinutes), smoothed: true)
             planned.append(FetchPlan.Entry(time: row.start, offsetMinutes: Int(row.offsetMinutes), network: row.network,
                                            energyMicroJ: row.energyMicroJ, bytes: row.bytes,
                                            windowStart: row.start + UsageModel.prefetchLead,
