@@ -155,7 +155,8 @@ public struct AdaptivePolicy: FetchPolicy {
     @inline(__always)
     func evaluate(_ app: AppState, _ point: DecisionPoint, view: UserView, horizon: Int64, calibration: Double,
                   state: inout UserState, paced: inout Double?, note: ((Assessment) -> Void)?) -> Double? {
-        let model = state.model
+        // `state.model` is read in place each time: a copy of the model here, once per app
+        // weighed, showed in profiles of a replay (its inline fields are copied whole).
         let now = view.now.millis, offset = view.offsetMinutes
         // Cheap checks first: most apps at most moments cannot or need not fetch.
         let need = Self.need(of: app, at: now, within: horizon)
@@ -167,7 +168,7 @@ public struct AdaptivePolicy: FetchPolicy {
         if state.learner != nil {
             return learnedValue(app, point, view: view, stale: stale, calibration: calibration, state: &state, paced: &paced, note: note)
         }
-        guard let chance = Self.chance(of: app.id, point, model: model, now: now, offsetMinutes: offset, horizon: horizon) else {
+        guard let chance = Self.chance(of: app.id, point, model: state.model, now: now, offsetMinutes: offset, horizon: horizon) else {
             return nil
         }
         let sharedWake: Bool
@@ -186,11 +187,11 @@ public struct AdaptivePolicy: FetchPolicy {
         let bar = minimum(view) * pace * cost
         // The re-open rhythm raises the chance at most to chance^0.7: most apps fall short
         // even so, and need not have it computed.
-        let weighed = Self.rhythmPoint(point, model: model, now: now)
+        let weighed = Self.rhythmPoint(point, model: state.model, now: now)
         let most = Self.value(of: app, chance: Self.sharpened(chance, reopen: 1, weighed), stale: stale)
         guard note != nil || most * calibration * (1 + 1e-9) >= bar else { return nil }
         let reopenSpan = Self.reopenSpan(weighed, horizon: horizon)
-        let reopen = reopenSpan.map { model.reopenProbability(app.id, at: now, within: $0) }
+        let reopen = reopenSpan.map { state.model.reopenProbability(app.id, at: now, within: $0) }
         let value = Self.value(of: app, chance: Self.sharpened(chance, reopen: reopen ?? 1, weighed), stale: stale)
         note?(Assessment(chance: chance, reopen: reopen, stale: stale, value: value, calibration: calibration,
                          costJoules: cost, bar: bar, unneeded: nil))
