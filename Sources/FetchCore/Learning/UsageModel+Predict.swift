@@ -13,7 +13,7 @@ extension UsageModel {
         let prior = Double(h.sessionOpens / sessionTotal)
         let b = Self.bin(slot: Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes))
         let k = Double(2 * currentWeight(at: t))
-        let opens = smoothed ? Self.kernelSum(h.opens, b) : h.opens[b], started = smoothed ? Self.kernelSum(sessions, b) : sessions[b]
+        let opens = Self.count(h.opens, b, smoothed: smoothed), started = Self.count(sessions, b, smoothed: smoothed)
         return min(1, (Double(opens) + k * prior) / (Double(started) + k))
     }
 
@@ -76,9 +76,9 @@ extension UsageModel {
         Self.forEachBin(from: t, span: span, offsetMinutes: offsetMinutes) { b, piece in
             // Most apps have no open in or just before most bins: skipping those is exact (their
             // factor is 1), and spares the divisions a decision at every tick would wait on.
-            let opens = smoothed ? Self.kernelSum(h.opens, b) : h.opens[b]
+            let opens = Self.count(h.opens, b, smoothed: smoothed)
             guard opens > 0 else { return }
-            let days = smoothed ? Self.kernelSum(exposure, b) : exposure[b]
+            let days = Self.count(exposure, b, smoothed: smoothed)
             guard days > 0 else { return }
             let p = min(1, Double(opens / days))
             none *= 1 - p * Double(piece) / Double(Self.binLength)

@@ -103,6 +103,12 @@ public struct UsageModel: Sendable, Equatable {
         counts[b] + kernel * counts[before(b)]
     }
 
+    /// `counts[b]` as seen, or smoothed (``kernelSum(_:_:)``): the one place a reading chooses.
+    @inline(__always)
+    static func count(_ counts: [Float], _ b: Int, smoothed: Bool) -> Float {
+        smoothed ? kernelSum(counts, b) : counts[b]
+    }
+
     /// The local quarter-hour number of `t`.
     @inlinable
     public static func slot(_ t: Int64, offsetMinutes: Int) -> Int64 {
