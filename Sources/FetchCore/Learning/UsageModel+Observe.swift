@@ -43,6 +43,7 @@ extension UsageModel {
         let slot = Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes)
         sessions[Self.bin(slot: slot)] += w
         sessionTotal += w
+        Self.sumDay(of: Self.bin(slot: slot), sessions, into: &sessionsByDay)
         let day = LocalTime.floorDiv(slot, Int64(Self.binsPerDay))
         if day != todayIndex {
             todayIndex = day
@@ -68,6 +69,7 @@ extension UsageModel {
         apps.update(app) { habit in
             if firstInSession {
                 habit.opens[bin] += w
+                Self.sumDay(of: bin, habit.opens, into: &habit.opensByDay)
                 habit.sessionOpens += w
                 if byScreen {
                     if late { habit.late += w } else { habit.early += w }

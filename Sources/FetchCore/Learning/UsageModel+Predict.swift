@@ -12,7 +12,7 @@ extension UsageModel {
         guard let h = apps[app], sessionTotal > 0 else { return 0 }
         let prior = Double(h.sessionOpens / sessionTotal)
         let b = Self.bin(slot: Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes))
-        let k = Double(2 * currentWeight(at: t))
+        let k = Double(Self.priorDays * currentWeight(at: t))
         let opens = Self.count(h.opens, b, smoothed: smoothed), started = Self.count(sessions, b, smoothed: smoothed)
         return min(1, (Double(opens) + k * prior) / (Double(started) + k))
     }
@@ -68,33 +68,24 @@ extension UsageModel {
     /// Probability that a fetch started within `[t, t + span]` is the prefetch of a session-first
     /// open of the app, i.e. that such an open comes within `[t, t + span]` shifted by
     /// ``prefetchLead``: for each quarter-hour bin the span covers, the share of observed days
-    /// with such an open there, spread evenly over the bin; `smoothed`, with each bin read
-    /// together with the one before it (`kernelSum`), as the adaptive policy weighs it.
+    /// with such an open there, spread evenly over the bin.
+    ///
+    /// `smoothed`, as the adaptive policy weighs it: each bin read together with the one before
+    /// it (`kernelSum`), and shrunk by ``priorDays`` toward what the user's other habits say of
+    /// it: the sessions the user starts there times the app's share of the sessions of that kind
+    /// of day (weekday or weekend). So an app
+    /// the user has not yet opened at a time when they do open apps has a small chance there,
+    /// which a fetch pays for only at a low price; where the user opens no app (in the bin or the
+    /// one before), the chance stays 0 (``anyOpens(from:span:offsetMinutes:)``).
     public func openProbability(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int, smoothed: Bool = false) -> Double {
-        guard let h = apps[app] else { return 0 }
-        var none = 1.0
-        Self.forEachBin(from: t, span: span, offsetMinutes: offsetMinutes) { b, piece in
-            // Most apps have no open in or just before most bins: skipping those is exact (their
-            // factor is 1), and spares the divisions a decision at every tick would wait on.
-            let opens = Self.count(h.opens, b, smoothed: smoothed)
-            guard opens > 0 else { return }
-            let days = Self.count(exposure, b, smoothed: smoothed)
-            guard days > 0 else { return }
-            let p = min(1, Double(opens / days))
-            none *= 1 - p * Double(piece) / Double(Self.binLength)
-        }
-        return 1 - none
+        openProbability(app, over: stretch(from: t, span: span, offsetMinutes: offsetMinutes, smoothed: smoothed))
     }
 
     /// Whether some app has opens in a bin that `[t, t + span)` covers, or in the bin before one
     /// (which the smoothed ``openProbability(_:from:span:offsetMinutes:smoothed:)`` reads too):
     /// when not, every app's chance of an open there is 0, smoothed or not.
     public func anyOpens(from t: Int64, span: Int64, offsetMinutes: Int) -> Bool {
-        var found = false
-        Self.forEachBin(from: t, span: span, offsetMinutes: offsetMinutes) { b, _ in
-            if binsWithOpens.contains(b) || binsWithOpens.contains(Self.before(b)) { found = true }
-        }
-        return found
+        stretch(from: t, span: span, offsetMinutes: offsetMinutes, smoothed: false).anyActive
     }
 
     /// The share of the day's sessions that usually come before `t` (local time), for pacing:

@@ -43,6 +43,7 @@ extension UsageModel {
         var r = ModelReader(user)
         guard try r.int() == ModelBytes.version else { throw ModelBytes.Corrupt() }
         sessions = try r.floats(count: Self.bins)
+        sessionsByDay = Self.daySums(sessions)
         sessionTotal = try r.float()
         exposure = try r.floats(count: Self.bins)
         today = try r.floats(count: Self.binsPerDay)
@@ -75,6 +76,7 @@ extension UsageModel {
             guard try a.int() == ModelBytes.version else { throw ModelBytes.Corrupt() }
             var h = AppHabit()
             h.opens = try a.floats(count: Self.bins)
+            h.opensByDay = Self.daySums(h.opens)
             h.sessionOpens = try a.float()
             h.allOpens = try a.float()
             h.late = try a.float()

@@ -46,8 +46,11 @@ public struct UsageModel: Sendable, Equatable {
     public internal(set) var binsWithOpens = BinSet()
     /// Weighted session starts per bin …
     public internal(set) var sessions = [Float](repeating: 0, count: bins)
-    /// … and in all (kept, not summed, because every decision asks for it).
+    /// … and in all (kept, not summed, because every decision asks for it) …
     public internal(set) var sessionTotal: Float = 0
+    /// … and on each kind of day (``daySums(_:)``: weekdays, weekends), summed again whenever a bin
+    /// changes, as a tick asks for it for every app.
+    public internal(set) var sessionsByDay = SIMD2<Float>()
     /// Weighted quarter-hours observed per bin.
     public internal(set) var exposure = [Float](repeating: 0, count: bins)
     /// The sessions of the current local day, per quarter-hour, so that pacing can judge today
@@ -89,6 +92,11 @@ public struct UsageModel: Sendable, Equatable {
     /// The quarter-hour before `b` on the same kind of day (the day's last before its first).
     @inline(__always)
     static func before(_ b: Int) -> Int { b % binsPerDay == 0 ? b + binsPerDay - 1 : b - 1 }
+
+    /// How many days of a bin's own observations a prior is worth, at the weight of today's: the
+    /// app's share of all sessions for ``sessionProbability(_:at:offsetMinutes:smoothed:)``, and
+    /// what the user's sessions there say for the smoothed ``openProbability(_:from:span:offsetMinutes:smoothed:)``.
+    static let priorDays: Float = 2
 
     /// How much of the quarter-hour before a bin's count the bin borrows.
     static let kernel: Float = 0.5
@@ -137,10 +145,36 @@ public struct UsageModel: Sendable, Equatable {
         for i in 0..<Self.bins { sessions[i] *= f; exposure[i] *= f; plugBins[i] *= f }
         for i in 0..<Self.binsPerDay { today[i] *= f }
         sessionTotal = sessions.reduce(0, +)
+        sessionsByDay = Self.daySums(sessions)
         screenSessions *= f
         plugs *= f
         for id in apps.keys { apps.update(id) { $0.scale(by: f) } }
         findBinsWithOpens()  // a count may have scaled down to 0
+    }
+
+    /// `counts` summed over the bins of each kind of day (weekdays, weekends): always added up
+    /// afresh and in one order, so that a model read back from its records holds the same sums
+    /// as the one that wrote them.
+    static func daySums(_ counts: [Float]) -> SIMD2<Float> {
+        var sums = SIMD2<Float>()
+        sumDay(of: 0, counts, into: &sums)
+        sumDay(of: binsPerDay, counts, into: &sums)
+        return sums
+    }
+
+    /// Adds up afresh the one sum of ``daySums(_:)`` that bin `b` counts in, after its count changed.
+    /// Eight lanes at a time, not by `reduce`: every session-first open sums a day's bins, and a
+    /// profile of a replay showed the one-by-one sum.
+    static func sumDay(of b: Int, _ counts: [Float], into sums: inout SIMD2<Float>) {
+        let kind = b < binsPerDay ? 0 : 1
+        sums[kind] = counts.withUnsafeBytes { raw in
+            var lanes = SIMD8<Float>()
+            let first = kind * binsPerDay * MemoryLayout<Float>.stride, step = 8 * MemoryLayout<Float>.stride
+            for offset in stride(from: first, to: first + binsPerDay * MemoryLayout<Float>.stride, by: step) {
+                lanes += raw.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+            }
+            return lanes.sum()
+        }
     }
 
     /// Sets ``binsWithOpens`` from every app's opens.

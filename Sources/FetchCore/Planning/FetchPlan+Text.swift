@@ -97,7 +97,7 @@ extension FetchPlan: Encodable {
             let clock = { (t: Int64) in LocalTime.clockText(t, offsetMinutes: e.offsetMinutes) }
             out += "- \(Self.weekdayNames[LocalTime.weekday(ofDay: day)]) \(LocalTime.dateText(day: day)) \(clock(e.time)) on \(e.network == .cellular ? "cellular" : "Wi-Fi"), "
             out += "\(ResultText.fixed(Double(e.energyMicroJ) / 1e6, 1)) J: you open this app between \(clock(e.windowStart)) and \(clock(e.windowEnd)) "
-            out += "on \(Int((e.probability * 100).rounded()))% of \(kind) (recent days count most; an open in the quarter-hour before counts half), "
+            out += "on \(Int((e.probability * 100).rounded()))% of \(kind) (recent days count most; an open in the quarter-hour before counts half, and the sessions you start then a little), "
             out += "and its content would be stale by then. "
             out += "The device will have spent \(ResultText.fixed(Double(e.energyUsedBefore) / 1e6, 1)) J of its \(ResultText.fixed(Double(energyBudget) / 1e6, 0)) J day before it.\n"
         }

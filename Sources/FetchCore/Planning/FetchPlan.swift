@@ -10,7 +10,8 @@ public struct FetchPlan: Sendable {
         public var windowStart: Int64
         public var windowEnd: Int64
         /// … with this probability: the share of days with an open there, an open in the
-        /// quarter-hour before counting half (as the adaptive policy reads the time of week).
+        /// quarter-hour before counting half, shrunk a little toward the sessions the user starts
+        /// there (as the adaptive policy reads the time of week).
         public var probability: Double
         /// Energy the device had spent that local day before this fetch.
         public var energyUsedBefore: Int64

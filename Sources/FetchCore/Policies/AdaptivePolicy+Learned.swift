@@ -1,5 +1,5 @@
 extension AdaptivePolicy {
-    /// ``evaluate(_:_:view:horizon:calibration:state:paced:note:)`` with the learned chance: the
+    /// ``evaluate(_:_:view:horizon:calibration:state:paced:stretch:note:)`` with the learned chance: the
     /// learner's chance of a stale open of the app within the content window, weighed against
     /// the fetch's cost at the day's price as the habits' chance is. Each app weighed becomes an
     /// example the learner learns from once the window has closed.

@@ -29,9 +29,11 @@ extension AdaptivePolicy {
 
     /// The chance of an open of `app` that a fetch at `point` could serve, from the moment's own
     /// signal (before the re-open rhythm sharpens it); nil at an open of the app itself.
+    /// `stretch`, when given, is the model's time of week over `[now, now + horizon)`, read once
+    /// for every app of a decision.
     @inline(__always)
     static func chance(of app: Int32, _ point: DecisionPoint, model: UsageModel, now: Int64, offsetMinutes offset: Int,
-                       horizon: Int64) -> Double? {
+                       horizon: Int64, stretch: UsageModel.Stretch? = nil) -> Double? {
         switch Self.signal(point, model: model) {
         case .session:
             return model.sessionProbability(app, at: now, offsetMinutes: offset, smoothed: true) * model.lateShare(app)
@@ -43,7 +45,8 @@ extension AdaptivePolicy {
         case .plug:
             return model.plugProbability(app)
         case .timeOfWeek:
-            let p = model.openProbability(app, from: now, span: horizon, offsetMinutes: offset, smoothed: true)
+            let p = stretch.map { model.openProbability(app, over: $0) }
+                ?? model.openProbability(app, from: now, span: horizon, offsetMinutes: offset, smoothed: true)
             return p > 0 && model.hasScreenEvents ? p * (1 - model.lateShare(app)) : p
         }
     }

@@ -104,15 +104,20 @@ public struct AdaptivePolicy: FetchPolicy {
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
         settle(point, view: view, state: &state)
         guard state.model.sessionTotal > 0, let horizon = Self.horizon(point, model: state.model, view: view) else { return }
-        // Where the chance is the time of week's, a stretch in which no app has opens has none
-        // to weigh: most ticks of the night, known without asking each app.
-        if case .timeOfWeek = Self.signal(point, model: state.model),
-           !state.model.anyOpens(from: view.now.millis, span: horizon, offsetMinutes: view.offsetMinutes) { return }
+        // Where the chance is the time of week's, the user's side of it is read once for every
+        // app; a stretch in which no app has opens has none to weigh: most ticks of the night,
+        // known without asking each app.
+        var stretch: UsageModel.Stretch? = nil
+        if case .timeOfWeek = Self.signal(point, model: state.model) {
+            let s = state.model.stretch(from: view.now.millis, span: horizon, offsetMinutes: view.offsetMinutes, smoothed: true)
+            guard s.anyActive else { return }
+            stretch = s
+        }
         var paced: Double? = nil  // the pacing estimate, computed when first needed
         let calibration = state.calibration  // as the decision began, whatever it settles
         for app in view.apps where app.opens >= 2 {
             guard let value = evaluate(app, point, view: view, horizon: horizon, calibration: calibration, state: &state,
-                                       paced: &paced, note: nil) else { continue }
+                                       paced: &paced, stretch: stretch, note: nil) else { continue }
             decision.fetches.append(app.id)
             if case .window = app.settings.content {
                 // A fetch before the open came expected rescues of its own, and brought none.
@@ -134,7 +139,7 @@ public struct AdaptivePolicy: FetchPolicy {
         var paced: Double? = nil
         var found: Assessment? = nil
         _ = evaluate(app, point, view: view, horizon: horizon, calibration: state.calibration, state: &state, paced: &paced,
-                     note: { found = $0 })
+                     stretch: nil, note: { found = $0 })
         return found
     }
 
@@ -154,7 +159,8 @@ public struct AdaptivePolicy: FetchPolicy {
     /// (and the decision skips no work for it: the output is the same either way).
     @inline(__always)
     func evaluate(_ app: AppState, _ point: DecisionPoint, view: UserView, horizon: Int64, calibration: Double,
-                  state: inout UserState, paced: inout Double?, note: ((Assessment) -> Void)?) -> Double? {
+                  state: inout UserState, paced: inout Double?, stretch: UsageModel.Stretch?,
+                  note: ((Assessment) -> Void)?) -> Double? {
         // `state.model` is read in place each time: a copy of the model here, once per app
         // weighed, showed in profiles of a replay (its inline fields are copied whole).
         let now = view.now.millis, offset = view.offsetMinutes
@@ -168,7 +174,8 @@ public struct AdaptivePolicy: FetchPolicy {
         if state.learner != nil {
             return learnedValue(app, point, view: view, stale: stale, calibration: calibration, state: &state, paced: &paced, note: note)
         }
-        guard let chance = Self.chance(of: app.id, point, model: state.model, now: now, offsetMinutes: offset, horizon: horizon) else {
+        guard let chance = Self.chance(of: app.id, point, model: state.model, now: now, offsetMinutes: offset, horizon: horizon,
+                                       stretch: stretch) else {
             return nil
         }
         let sharedWake: Bool
@@ -186,7 +193,11 @@ public struct AdaptivePolicy: FetchPolicy {
         let cost = Self.cost(of: app, view: view, sharedWake: sharedWake, megabytePrice: megabytePrice * pace)
         let bar = minimum(view) * pace * cost
         // The re-open rhythm raises the chance at most to chance^0.7: most apps fall short
-        // even so, and need not have it computed.
+        // even so, and need not have it computed. Most of those are seen short of it without a
+        // power (chance^7 against the bar's tenth power, with room for rounding): at a tick,
+        // every app the user opens at other times has a small chance (``UsageModel/priorDays``).
+        let least = bar / (stale * calibration)
+        guard note != nil || Self.mayReach(chance, least) else { return nil }
         let weighed = Self.rhythmPoint(point, model: state.model, now: now)
         let most = Self.value(of: app, chance: Self.sharpened(chance, reopen: 1, weighed), stale: stale)
         guard note != nil || most * calibration * (1 + 1e-9) >= bar else { return nil }
@@ -196,6 +207,15 @@ public struct AdaptivePolicy: FetchPolicy {
         note?(Assessment(chance: chance, reopen: reopen, stale: stale, value: value, calibration: calibration,
                          costJoules: cost, bar: bar, unneeded: nil))
         return Self.worth(value * calibration, bar: bar) ? value : nil
+    }
+
+    /// Whether `chance`^0.7 may reach `least`: false only where it surely falls short, compared
+    /// as chance^7 against least^10 (products, not a power) with a margin for their rounding.
+    @inline(__always)
+    static func mayReach(_ chance: Double, _ least: Double) -> Bool {
+        let c2 = chance * chance, c4 = c2 * c2
+        let l2 = least * least, l5 = l2 * l2 * least
+        return c4 * c2 * chance * (1 + 1e-6) >= l5 * l5
     }
 
     /// Whether expected rescues clear the bar a fetch's cost sets.
