@@ -2,7 +2,7 @@
 public struct AppHabit: Sendable, Equatable {
     /// Weighted session-first opens per time-of-week bin (quarter-hour, weekday or weekend).
     public internal(set) var opens = [Float](repeating: 0, count: UsageModel.bins)
-    /// The same on each kind of day (``UsageModel/daySums(_:)``: weekdays, weekends).
+    /// The same on each kind of day (`UsageModel.daySums(_:)`: weekdays, weekends).
     public internal(set) var opensByDay = SIMD2<Float>()
     /// Weighted session-first opens, all bins.
     public internal(set) var sessionOpens: Float = 0

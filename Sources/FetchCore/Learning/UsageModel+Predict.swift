@@ -71,12 +71,13 @@ extension UsageModel {
     /// with such an open there, spread evenly over the bin.
     ///
     /// `smoothed`, as the adaptive policy weighs it: each bin read together with the one before
-    /// it (`kernelSum`), and shrunk by ``priorDays`` toward what the user's other habits say of
+    /// it (`kernelSum`), and shrunk by `priorDays` toward what the user's other habits say of
     /// it: the sessions the user starts there times the app's share of the sessions of that kind
-    /// of day (weekday or weekend). So an app
-    /// the user has not yet opened at a time when they do open apps has a small chance there,
-    /// which a fetch pays for only at a low price; where the user opens no app (in the bin or the
-    /// one before), the chance stays 0 (``anyOpens(from:span:offsetMinutes:)``).
+    /// of day (weekday or weekend). So an app the user has not yet opened at a time when they do
+    /// open apps has a small chance there, which a fetch pays for only at a low price; where the
+    /// user opens no app (in the bin or the one before), the chance stays 0
+    /// (``anyOpens(from:span:offsetMinutes:)``). A decision that weighs every app reads the
+    /// user's side once: ``stretch(from:span:offsetMinutes:smoothed:)``, then ``openProbability(_:over:)``.
     public func openProbability(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int, smoothed: Bool = false) -> Double {
         openProbability(app, over: stretch(from: t, span: span, offsetMinutes: offsetMinutes, smoothed: smoothed))
     }

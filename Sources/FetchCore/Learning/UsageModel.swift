@@ -48,7 +48,7 @@ public struct UsageModel: Sendable, Equatable {
     public internal(set) var sessions = [Float](repeating: 0, count: bins)
     /// … and in all (kept, not summed, because every decision asks for it) …
     public internal(set) var sessionTotal: Float = 0
-    /// … and on each kind of day (``daySums(_:)``: weekdays, weekends), summed again whenever a bin
+    /// … and on each kind of day (`daySums(_:)`: weekdays, weekends), summed again whenever a bin
     /// changes, as a tick asks for it for every app.
     public internal(set) var sessionsByDay = SIMD2<Float>()
     /// Weighted quarter-hours observed per bin.
@@ -162,7 +162,7 @@ public struct UsageModel: Sendable, Equatable {
         return sums
     }
 
-    /// Adds up afresh the one sum of ``daySums(_:)`` that bin `b` counts in, after its count changed.
+    /// Adds up afresh the one sum of `daySums(_:)` that bin `b` counts in, after its count changed.
     /// Eight lanes at a time, not by `reduce`: every session-first open sums a day's bins, and a
     /// profile of a replay showed the one-by-one sum.
     static func sumDay(of b: Int, _ counts: [Float], into sums: inout SIMD2<Float>) {

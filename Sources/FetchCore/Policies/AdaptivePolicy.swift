@@ -195,7 +195,7 @@ public struct AdaptivePolicy: FetchPolicy {
         // The re-open rhythm raises the chance at most to chance^0.7: most apps fall short
         // even so, and need not have it computed. Most of those are seen short of it without a
         // power (chance^7 against the bar's tenth power, with room for rounding): at a tick,
-        // every app the user opens at other times has a small chance (``UsageModel/priorDays``).
+        // every app the user opens at other times has a small chance (`UsageModel.priorDays`).
         let least = bar / (stale * calibration)
         guard note != nil || Self.mayReach(chance, least) else { return nil }
         let weighed = Self.rhythmPoint(point, model: state.model, now: now)
