@@ -11,7 +11,7 @@ extension UsageModel {
             var piece: Int64
             /// Quarter-hours observed in the bin (as read: smoothed or not).
             var days: Float
-            /// The share of them in which a session started, at most 1.
+            /// The share of them in which a session started, at most 1 (0 when not smoothed: unused).
             var sessionRate: Float
             /// Whether some app has opens in the bin or the one before: where none has, the
             /// smoothed reading lends no app a chance.
@@ -21,10 +21,16 @@ extension UsageModel {
         let smoothed: Bool
         /// How much the prior weighs against a bin's own days (0 when not smoothed).
         let priorWeight: Float
-        /// The first two bins inline (a tick's stretch covers at most two), the rest in an array:
-        /// a decision at every tick reads one, and should not allocate.
+        /// Whether some bin the stretch covers, observed or not, is one where an app has opens
+        /// (or the bin before is): when not, every app's chance over it is 0, smoothed or not.
+        public internal(set) var anyActive = false
+        /// The first three bins inline (a stretch of a quarter-hour, the default tick, covers at most
+        /// two, one of half an hour, the learned model's window, three), the rest in an array: a
+        /// decision at every tick reads one, for every app where the learned model weighs, and
+        /// should not allocate.
         private var first: Bin?
         private var second: Bin?
+        private var third: Bin?
         private var rest: [Bin] = []
 
         init(smoothed: Bool, priorWeight: Float) {
@@ -33,17 +39,22 @@ extension UsageModel {
         }
 
         mutating func append(_ bin: Bin) {
-            if first == nil { first = bin } else if second == nil { second = bin } else { rest.append(bin) }
+            if first == nil {
+                first = bin
+            } else if second == nil {
+                second = bin
+            } else if third == nil {
+                third = bin
+            } else {
+                rest.append(bin)
+            }
         }
-
-        /// Whether some bin the stretch covers, observed or not, is one where an app has opens
-        /// (or the bin before is): when not, every app's chance over it is 0, smoothed or not.
-        public internal(set) var anyActive = false
 
         @inline(__always)
         func forEach(_ body: (Bin) -> Void) {
             if let first { body(first) }
             if let second { body(second) }
+            if let third { body(third) }
             for bin in rest { body(bin) }
         }
     }
@@ -57,8 +68,9 @@ extension UsageModel {
             s.anyActive = s.anyActive || active
             let days = Self.count(exposure, b, smoothed: smoothed)
             guard days > 0 else { return }  // a bin never observed has no chance to give
-            s.append(Stretch.Bin(bin: b, piece: piece, days: days,
-                                 sessionRate: min(1, Self.count(sessions, b, smoothed: smoothed) / days), active: active))
+            // The seen reading has no prior, and the learned model's features ask it for every app.
+            let rate = smoothed ? min(1, Self.count(sessions, b, smoothed: true) / days) : 0
+            s.append(Stretch.Bin(bin: b, piece: piece, days: days, sessionRate: rate, active: active))
         }
         return s
     }
