@@ -105,6 +105,19 @@ let benchmarks: @Sendable () -> Void = {
                                    thresholds: [.wallClock: time, .mallocCountTotal: exact])) { _ in
         blackHole(live.plan(app: "com.example.chat", at: nil, horizon: Millis.day))
     }
+    // A plan of each of the user's apps after an event (what the service answers when each app
+    // asks for its own): each from a run of its own, and all from one shared run (`PlanRun`).
+    let userApps = Set(oneUser.filter { $0.kind == .open }.map(\.app)).sorted().map { counting.apps[$0] }
+    Benchmark("next-every-app-each-anew",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 2_000,
+                                   thresholds: [.wallClock: time, .mallocCountTotal: exact])) { _ in
+        for app in userApps { blackHole(live.planAnew(app: app, at: nil, horizon: Millis.day)) }
+    }
+    Benchmark("next-every-app-shared-run",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 2_000,
+                                   thresholds: [.wallClock: time, .mallocCountTotal: exact])) { _ in
+        blackHole(live.plans(apps: userApps, at: nil, horizon: Millis.day))
+    }
 
     // Stored model size: one record per user plus one per app the user opened (see SQLiteStore+Models).
     var models: [Int32: UsageModel] = [:]

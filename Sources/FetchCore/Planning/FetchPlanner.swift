@@ -20,7 +20,8 @@ public struct FetchPlanner<P: PlanningPolicy>: Sendable {
     @inlinable
     public func plan<S: UsageEventSource>(_ source: inout S, user: String, app: String, at: Instant?,
                                           horizon: Int64) throws -> FetchPlan {
-        try session(&source, user: user, through: at).plan(app: app, at: at?.millis, horizon: horizon)
+        // Asked once: nothing to keep for a question asked again or another app's plan.
+        try session(&source, user: user, through: at).planAnew(app: app, at: at?.millis, horizon: horizon)
     }
 
     /// A planning session fed with `user`'s events up to and including `through` (all when nil).

@@ -16,51 +16,27 @@ extension PlanningSession {
         guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
         let t = at ?? lastEventTime
         let base = projection(of: live, to: lastEventTime)
-        let (rows, _) = suppose(UsageEvent(time: Instant(millis: t), user: base.user, kind: kind.event,
-                                           offsetMinutes: Int16(base.state.offset)), on: base, app: nil)
+        let rows = PlanRun.suppose(UsageEvent(time: Instant(millis: t), user: base.user, kind: kind.event,
+                                              offsetMinutes: Int16(base.state.offset)), on: base, seed: planner.seed, catalog: catalog).rows
         return WakeDecision(kind: kind, at: t, offsetMinutes: base.state.offset, fetches: rows.map {
             WakeDecision.Fetch(app: apps[$0.app], network: $0.network, energyMicroJ: $0.energyMicroJ, bytes: $0.bytes,
                                refusal: $0.refusal)
         })
     }
 
-    /// Runs a copy of `base` on to `event`'s moment, then the event; returns the fetches the
-    /// engine started or refused at it, and how the policy weighed `app` there.
-    func suppose(_ event: UsageEvent, on base: UserSimulator<P>,
-                 app: Int32?) -> (rows: [TraceRow], assessment: (P.Assessment, P.UserState)?) {
-        let trace = WakeTrace()
-        let sim = base.copy(run: ReplayContext(seed: planner.seed, catalog: catalog, trace: trace, keepsDays: false))
-        sim.advance(to: event.time.millis)
-        trace.armed = true
-        var seen: (P.Assessment, P.UserState)? = nil
-        if let app {
-            let policy = sim.policy
-            let asked = Self.point(of: event)
-            sim.beforeDecision = { point, view, state in
-                guard point == asked, let a = policy.assess(app, at: point, view: view, state: state) else { return }
-                seen = (a, state)
-            }
-        }
-        sim.process(event)
-        return (trace.rows, seen)
-    }
-
-    /// The decision point a log event gives the policy.
-    static func point(of e: UsageEvent) -> DecisionPoint {
-        e.kind == .open ? .open(app: e.app) : .wake(e.kind)
-    }
-
-    /// The trigger entries of `app`'s plan from `sim`, the state at the plan's start. It runs
-    /// `sim` on to each wake's moment in turn (as the plan's timed run would, with no events)
-    /// and supposes the wake on a copy there, so the wakes cost a copy each, not a run each.
-    func triggers(advancing sim: UserSimulator<P>, app: Int32, at: Int64, horizon: Int64) -> [FetchPlan.Trigger] {
-        let model = habits(of: sim), offset = sim.state.offset
+    /// The trigger entries of `app`'s plan from `run`: each wake on the way (a screen_on, a
+    /// plug-in, another app's open, a silent push) supposed at its moment on the engine as the
+    /// run has it there (``PlanRun/suppose(_:)``, which supposes each wake once for every plan
+    /// of the run), and weighed for `app` as the policy saw it there.
+    func triggers(in run: PlanRun<P>, app: Int32, horizon: Int64) -> [FetchPlan.Trigger] {
+        let at = run.at, start = run.startState
+        let model = habits(in: start.policy), offset = start.offset
         var wakes: [(FetchPlan.Trigger.Kind, WakeForecast, UsageEvent)] = []
         func event(_ kind: EventKind, _ f: WakeForecast, app: Int32 = -1, value: Int16 = 0) -> UsageEvent {
             // Decided at the second by which half the chance has come (not rounded to the minute:
             // ticks fall on whole minutes, and run before an event at the same instant).
             let t = min(at + horizon, at + (f.median + Millis.second - 1) / Millis.second * Millis.second)
-            return UsageEvent(time: Instant(millis: t), user: sim.user, app: app, kind: kind, value: value, offsetMinutes: Int16(offset))
+            return UsageEvent(time: Instant(millis: t), user: run.trace.user, app: app, kind: kind, value: value, offsetMinutes: Int16(offset))
         }
         if let f = model.screenOnForecast(from: at, span: horizon, offsetMinutes: offset) {
             wakes.append((.screenOn, f, event(.screenOn, f)))
@@ -88,23 +64,22 @@ extension PlanningSession {
             let f = WakeForecast(chance: chance, early: quantile(0.25), median: quantile(0.5), late: quantile(0.75))
             wakes.append((.push, f, event(.push, f, app: app, value: PushKind.silent.rawValue)))
         }
-        var decided: [(rows: [TraceRow], assessment: (P.Assessment, P.UserState)?)?] = Array(repeating: nil, count: wakes.count)
-        for i in wakes.indices.sorted(by: { (wakes[$0].2.time, $0) < (wakes[$1].2.time, $1) }) {
-            sim.advance(to: wakes[i].2.time.millis)
-            decided[i] = suppose(wakes[i].2, on: sim, app: app)
-        }
-        return zip(wakes, decided).map { wake, result in
+        let decided = run.suppose(wakes.map(\.2))
+        // The run has no events: the network is the same at every moment of it.
+        let network = start.context.network
+        return zip(wakes, decided).map { wake, supposed in
             let (kind, f, e) = wake
-            let (rows, seen) = result!
-            let row = rows.first { $0.app == app }
+            let row = supposed.rows.first { $0.app == app }
             let ran = row.map { $0.refusal == nil } ?? false
-            let terms = seen.map { planner.policy.terms(of: $0.0) }
+            let assessment = supposed.seen.flatMap { planner.policy.assess(app, at: PlanRun<P>.point(of: e), view: $0.view, state: $0.state) }
+            let terms = assessment.map { planner.policy.terms(of: $0) }
             var t = FetchPlan.Trigger(kind: kind, chance: f.chance, windowStart: at + f.early, windowEnd: at + f.late,
                                       time: e.time.millis, offsetMinutes: offset, fetch: ran, refusal: row?.refusal,
                                       expectedRescues: terms?.expectedRescues ?? 0, costJoules: terms?.costJoules ?? 0,
                                       energyMicroJ: ran ? row?.energyMicroJ : nil, bytes: ran ? row?.bytes : nil,
-                                      network: row?.network ?? sim.state.context.network, reason: "")
-            t.reason = TriggerReason.text(t, policy: planner.policy, assessment: seen?.0, state: seen?.1, app: app, at: e)
+                                      network: row?.network ?? network, reason: "")
+            t.reason = TriggerReason.text(t, policy: planner.policy, assessment: assessment, state: assessment == nil ? nil : supposed.seen?.state,
+                                          app: app, at: e)
             return t
         }
     }

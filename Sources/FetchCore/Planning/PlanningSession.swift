@@ -22,6 +22,12 @@ public final class PlanningSession<P: PlanningPolicy> {
     @exclusivity(unchecked) public private(set) var lastEventTime: Int64 = .min
     /// The plans answered since the last event or report.
     @exclusivity(unchecked) var memo = PlanMemo()
+    /// The run the plans from one moment read, kept for the next plan from that moment until
+    /// the next event or report (`PlanRun`) …
+    @exclusivity(unchecked) var kept: PlanRun<P>?
+    /// … once a second plan from that moment asks: the moment of the last run not kept. A user
+    /// whose plans come one app at a time keeps no run.
+    @exclusivity(unchecked) var ranOnceFrom: Int64?
 
     /// A session for `user`, whose events name apps through `apps`.
     public init(planner: FetchPlanner<P>, user: String, apps: NameTable) {
@@ -32,9 +38,9 @@ public final class PlanningSession<P: PlanningPolicy> {
         if planner.policy.habits(in: planner.policy.makeState()) == nil { ownHabits = UsageModel() }
     }
 
-    /// The habits the plan forecasts from: the policy's, else the session's own.
-    func habits(of sim: UserSimulator<P>) -> UsageModel {
-        planner.policy.habits(in: sim.state.policy) ?? ownHabits ?? UsageModel()
+    /// The habits the plan forecasts from: the policy's (in its state `policy`), else the session's own.
+    func habits(in policy: P.UserState) -> UsageModel {
+        planner.policy.habits(in: policy) ?? ownHabits ?? UsageModel()
     }
 
     /// The user's id in the session's events, nil before the first.
@@ -47,7 +53,7 @@ public final class PlanningSession<P: PlanningPolicy> {
         simulator(user: e.user).receive(e)
         ownHabits?.observe(e)
         lastEventTime = e.time.millis
-        memo.forget()
+        forget()
     }
 
     /// Takes a fetch the app made and reported, in time order with the events (by its start).
@@ -56,7 +62,14 @@ public final class PlanningSession<P: PlanningPolicy> {
         precondition(f.start.millis >= lastEventTime, "reports of a planning session must come in time order")
         simulator(user: id).report(f)
         lastEventTime = f.start.millis
+        forget()
+    }
+
+    /// Drops what plans kept: the state they came from has changed.
+    private func forget() {
         memo.forget()
+        kept = nil
+        ranOnceFrom = nil
     }
 
     /// Whether a projection may run to `t`: from the last event up to ``InputBounds/maxHorizon``
@@ -96,12 +109,14 @@ public final class PlanningSession<P: PlanningPolicy> {
     /// Plans fetches of `app` over `(at, at + horizon]`; `at` nil means the last event.
     ///
     /// The same question asked again before the next event or report is answered from the
-    /// plans kept (`PlanMemo`): the same plan, at the cost of a lookup.
+    /// plans kept (`PlanMemo`): the same plan, at the cost of a lookup. From the second app's
+    /// plan from one moment on, the plans read one kept run (`PlanRun`): the same plans, each
+    /// at the cost of its own wakes.
     @_specialize(exported: true, where P == AdaptivePolicy)
     public func plan(app: String, at: Int64?, horizon: Int64) -> FetchPlan {
         let question = PlanMemo.Question(app: app, at: at, horizon: horizon)
-        if let kept = memo.plan(for: question) { return kept }
-        let plan = planAnew(app: app, at: at, horizon: horizon)
+        if let known = memo.plan(for: question) { return known }
+        let plan = plan(app: app, at: at, horizon: horizon, keeping: .whenAskedAgain)
         memo.keep(plan, for: question)
         return plan
     }
@@ -121,6 +136,33 @@ public final class PlanningSession<P: PlanningPolicy> {
     /// Plans fetches of `app` over `(at, at + horizon]` from the live state, whatever was kept.
     @_specialize(exported: true, where P == AdaptivePolicy)
     public func planAnew(app: String, at: Int64?, horizon: Int64) -> FetchPlan {
+        plan(app: app, at: at, horizon: horizon, keeping: .never)
+    }
+
+    /// The plans of each of `apps` over `(at, at + horizon]` from the live state, whatever was
+    /// kept: the same as ``planAnew(app:at:horizon:)`` for each, from one run of the engine and
+    /// the wakes they have in common (`PlanRun`).
+    @_specialize(exported: true, where P == AdaptivePolicy)
+    public func plans(apps: [String], at: Int64?, horizon: Int64) -> [FetchPlan] {
+        let (kept, ranOnceFrom) = (self.kept, self.ranOnceFrom)
+        defer { (self.kept, self.ranOnceFrom) = (kept, ranOnceFrom) }
+        self.kept = nil
+        return apps.map { plan(app: $0, at: at, horizon: horizon, keeping: .always) }
+    }
+
+    /// When a plan's run is kept for the plans that follow from the same moment.
+    enum Keeping {
+        /// Never: the plan is computed anew.
+        case never
+        /// Once a second plan from the moment has asked (the service's questions, one app at a time).
+        case whenAskedAgain
+        /// From the first (several apps planned at once).
+        case always
+    }
+
+    /// A plan of `app`, from the run kept for its moment when there is one (unless `keeping` is
+    /// `.never`), else from a run of its own, kept as `keeping` says.
+    private func plan(app: String, at: Int64?, horizon: Int64, keeping: Keeping) -> FetchPlan {
         let scenario = planner.scenario
         let settings = scenario.settings(forApp: app)
         var plan = FetchPlan(user: user, app: app, at: at ?? lastEventTime, horizon: horizon, interval: settings.interval,
@@ -138,28 +180,32 @@ public final class PlanningSession<P: PlanningPolicy> {
             plan.reason = "the moment is more than \(DurationText.format(InputBounds.maxHorizon)) after the user's last event (or the horizon longer than that): plans look at most that far ahead"
             return plan
         }
-        let trace = PlanTrace()
-        let sim = projection(of: live, to: plan.at, trace: trace)
-        plan.offsetMinutes = sim.state.offset
+        let run: PlanRun<P>
+        if keeping != .never, let kept, kept.at == plan.at {
+            run = kept
+        } else {
+            let keeps = keeping == .always || (keeping == .whenAskedAgain && ranOnceFrom == plan.at)
+            let trace = PlanTrace()
+            run = PlanRun(projection(of: live, to: plan.at, trace: trace), at: plan.at, trace: trace, keeps: keeps)
+            if keeps { kept = run } else if keeping == .whenAskedAgain { ranOnceFrom = plan.at }
+        }
+        let start = run.startState
+        plan.offsetMinutes = start.offset
         if settings.interval == .never {
             plan.reason = "the app's fetch interval is never: it is never fetched in the background"
             return plan
         }
-        guard let appID = apps.existingID(app), let state = sim.state.apps.first(where: { $0.id == appID }) else {
+        guard let appID = apps.existingID(app), let state = start.apps.first(where: { $0.id == appID }) else {
             plan.reason = "the user has not opened '\(app)' yet" + (planner.policy.waiting(opens: 0).map { ": " + $0 } ?? "")
             return plan
         }
         plan.opens = state.opens
-        trace.energy = sim.state.budget.energy
-        trace.day = sim.state.budget.day
-        trace.user = sim.user
-        trace.app = appID
-        trace.model = habits(of: sim)
-        trace.horizon = max(scenario.tick, Millis.minute)
-        // The wakes on the way: the same run as the timed plan's, copied at each wake's moment.
-        plan.triggers = triggers(advancing: sim, app: appID, at: plan.at, horizon: horizon)
-        sim.advance(to: plan.at + horizon)
-        plan.entries = trace.planned
+        // The wakes on the way, supposed on the run at their moments; then its timed fetches.
+        plan.triggers = triggers(in: run, app: appID, horizon: horizon)
+        run.advance(to: plan.at + horizon)
+        plan.entries = run.trace.entries(of: appID, through: plan.at + horizon, model: habits(in: start.policy),
+                                         window: max(scenario.tick, Millis.minute))
+        if kept === run && !run.withinBounds { kept = nil }  // a long horizon's run is not kept
         if plan.entries.isEmpty {
             let waiting = planner.policy.waiting(opens: state.opens)
             plan.reason = waiting != nil

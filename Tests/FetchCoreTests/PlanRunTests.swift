@@ -1,0 +1,57 @@
+@testable import FetchCore
+import FetchTesting
+import Testing
+
+/// The plans of a user's apps from one moment share one run of the engine and the wakes they
+/// have in common (`PlanRun`); each is the plan that app gets from a run of its own.
+struct PlanRunTests {
+    /// A planning session fed the first `cut` of a generated user's events (screen_on before each
+    /// session, charging at night, apps whose server updates them); without the screen events
+    /// when not `unlocks`: such a user's apps are fetched by the clock more than at wakes.
+    static func session(seed: UInt64, cut: Double, unlocks: Bool = true) -> (PlanningSession<AdaptivePolicy>, apps: [String], last: Int64) {
+        let log = PlanTriggerTests.generated(days: 14, seed: seed)
+        let session = PlanningSession(planner: FetchPlanner(scenario: .default, seed: seed), user: log.users[0], apps: log.apps)
+        let events = log.events.filter { $0.user == 0 && (unlocks || ($0.kind != .screenOn && $0.kind != .screenOff)) }
+        for e in events.prefix(Int(Double(events.count) * cut)) { session.receive(e) }
+        return (session, PlanTriggerTests.habitual(log), session.lastEventTime)
+    }
+
+    @Test(arguments: [(UInt64(3), 0.5), (8, 0.75), (11, 0.9), (21, 0.6)])
+    func everyAppsPlanFromTheSharedRunIsItsPlanFromARunOfItsOwn(seed: UInt64, cut: Double) throws {
+        var triggers = 0, entries = 0
+        for unlocks in [true, false] {
+            let (session, apps, last) = Self.session(seed: seed, cut: cut, unlocks: unlocks)
+            var rng = SplitMix64(seed: seed)
+            // Questions in a random order, from a few moments and horizons, short and long: a later
+            // question may need the run further on, or wakes before the moment it has reached.
+            for _ in 0..<60 {
+                let app = apps[rng.int(in: 0...(apps.count - 1))]
+                let at: Int64? = rng.chance(0.5) ? nil : last + Int64(rng.int(in: 0...2)) * 5 * Millis.hour
+                let horizon = [Millis.hour * 3, Millis.day, 3 * Millis.day][rng.int(in: 0...2)]
+                let shared = session.plan(app: app, at: at, horizon: horizon)
+                let own = session.planAnew(app: app, at: at, horizon: horizon)
+                #expect(try ResultText.json(shared) == ResultText.json(own), "seed \(seed): \(app) at \(String(describing: at)) for \(horizon)")
+                triggers += own.triggers.count
+                entries += own.entries.count
+            }
+            // One run for all of them at once, in the order given.
+            let all = session.plans(apps: apps, at: nil, horizon: Millis.day)
+            for (app, plan) in zip(apps, all) {
+                #expect(try ResultText.json(plan) == ResultText.json(session.planAnew(app: app, at: nil, horizon: Millis.day)), "\(app)")
+            }
+        }
+        #expect(triggers > 100 && entries > 10, "the questions must reach plans with wakes and timed fetches")
+    }
+
+    /// A kept run holds at most its bytes, however many wakes its plans suppose; past them a
+    /// long horizon's run is not kept at all.
+    @Test func aKeptRunStaysWithinItsBytes() throws {
+        let (session, apps, _) = Self.session(seed: 5, cut: 0.8)
+        for app in apps {
+            _ = session.plan(app: app, at: nil, horizon: Millis.day)
+            if let kept = session.kept { #expect(kept.totalBytes <= PlanRun<AdaptivePolicy>.maxBytes) }
+        }
+        _ = session.plan(app: apps[0], at: nil, horizon: InputBounds.maxHorizon)
+        if let kept = session.kept { #expect(kept.withinBounds) }
+    }
+}
