@@ -47,10 +47,18 @@ struct PlanRunTests {
     /// long horizon's run is not kept at all.
     @Test func aKeptRunStaysWithinItsBytes() throws {
         let (session, apps, _) = Self.session(seed: 5, cut: 0.8)
-        for app in apps {
-            _ = session.plan(app: app, at: nil, horizon: Millis.day)
-            if let kept = session.kept { #expect(kept.totalBytes <= PlanRun<AdaptivePolicy>.maxBytes) }
+        var keptRuns = 0
+        // Each horizon puts the wakes at other moments: more of them than the run may keep.
+        for horizon in [3 * Millis.hour, 12 * Millis.hour, Millis.day, 2 * Millis.day] {
+            for app in apps {
+                _ = session.plan(app: app, at: nil, horizon: horizon)
+                if let kept = session.kept {
+                    keptRuns += 1
+                    #expect(kept.totalBytes <= PlanRun<AdaptivePolicy>.maxBytes)
+                }
+            }
         }
+        #expect(keptRuns == 4 * apps.count - 1, "a run is kept from the second plan from the moment on")
         _ = session.plan(app: apps[0], at: nil, horizon: InputBounds.maxHorizon)
         if let kept = session.kept { #expect(kept.withinBounds) }
     }
