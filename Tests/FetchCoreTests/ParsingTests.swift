@@ -79,4 +79,18 @@ struct ParsingTests {
         #expect(o.kind == .open && o.offsetMinutes == 60)
         #expect(throws: RowProblem.self) { try parse(#"{"timestamp":1,"user":"u","event":"open","colour":"red"}"#) }
     }
+
+    /// Decoding recurses once per level: a line nested a million deep (a fuzzer's find) is refused
+    /// before it, and a string full of brackets is not nesting.
+    @Test(arguments: [64, 65, 1_000_000])
+    func aJSONLineNestedTooDeepIsRefusedByName(depth: Int) throws {
+        var parser = JSONLineParser(decoder: RowDecoder())
+        var b = Array(String(repeating: "[", count: depth).utf8)
+        let problem = #expect(throws: RowProblem.self) {
+            try b.withUnsafeMutableBufferPointer { (p) throws(RowProblem) in try parser.parse(UnsafeBufferPointer(p)) }
+        }
+        #expect((problem?.message.contains("nested deeper")) == (depth > JSONValue.maxNesting))
+        let brackets = #"{"timestamp":1,"user":"\#(String(repeating: "[{", count: 200))\"","event":"screen_on"}"#
+        #expect(JSONValue.nestsWithinBounds(Array(brackets.utf8)))
+    }
 }

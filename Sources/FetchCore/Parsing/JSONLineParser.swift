@@ -17,6 +17,9 @@ public struct JSONLineParser {
     public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RowProblem) -> UsageEvent? {
         let trimmed = CSVLineParser.trimCR(line)
         if trimmed.allSatisfy({ $0 == 32 || $0 == 9 }) { return nil }
+        guard JSONValue.nestsWithinBounds(trimmed) else {
+            throw RowProblem(.badValue, "arrays or objects nested deeper than \(JSONValue.maxNesting) levels")
+        }
         let value: JSONValue
         do { value = try json.decode(JSONValue.self, from: Data(trimmed)) } catch {
             throw RowProblem(.badValue, "not a JSON object")

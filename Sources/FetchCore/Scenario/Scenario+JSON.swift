@@ -9,6 +9,9 @@ extension Scenario {
     /// (the defaults of docs/formats.md); unknown fields and invalid values are errors naming the field.
     public static func parse(json bytes: [UInt8], base: Scenario = .default) throws(ScenarioError) -> Scenario {
         let root: JSONValue
+        guard JSONValue.nestsWithinBounds(bytes) else {
+            throw ScenarioError(field: "", problem: "arrays or objects nested deeper than \(JSONValue.maxNesting) levels")
+        }
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
