@@ -28,7 +28,7 @@ public struct PostgresEventSource: UsageEventSource {
             var names: [String] = []
             for try await name in try await store.client.query("""
                 SELECT v.user_name FROM user_versions v
-                WHERE EXISTS (SELECT 1 FROM events e WHERE e.user_name = v.user_name) ORDER BY v.user_name
+                WHERE EXISTS (SELECT 1 FROM events e WHERE e.user_id = v.id) ORDER BY v.user_name
                 """, logger: store.logger).decode(String.self) {
                 names.append(name)
             }

@@ -7,15 +7,16 @@ extension PostgresStore {
     /// Writes every batch of the group at once, with the outcomes batch by batch would give
     /// (the same ids claimed, the same events, a version step per batch and user, chained);
     /// nil when a statement fails for another reason than a conflict with another writer: the
-    /// caller then writes the group batch by batch, each all or nothing.
-    func insertAtOnce(_ batches: [[IdentifiedEvent]], _ conn: PostgresConnection) async throws -> [AppendOutcome]? {
+    /// caller then writes the group batch by batch, each all or nothing. `ids` are the users'
+    /// integer ids (``lockVersions(_:_:_:)``).
+    func insertAtOnce(_ batches: [[IdentifiedEvent]], ids: [String: Int32], _ conn: PostgresConnection) async throws -> [AppendOutcome]? {
         try await conn.query("SAVEPOINT at_once", logger: logger)
         do {
             let added = try await claim(batches, conn)
             let all = added.flatMap { $0 }
             var steps = Array(repeating: [String: VersionStep](), count: batches.count)
             if !all.isEmpty {
-                try await insertEvents(all, conn)
+                try await insertEvents(all, ids: ids, conn)
                 steps = try await bumpVersions(batchUsers: added.map { Set($0.map(\.user)).sorted() }, conn)
             }
             try await conn.query("RELEASE SAVEPOINT at_once", logger: logger)
@@ -31,7 +32,7 @@ extension PostgresStore {
 
     /// Moves each user's version once for each batch that stored events of theirs, in batch
     /// order, as batch by batch would: each step starts where the user's previous one ended.
-    /// The caller holds the users' version rows locked (``lockVersions(_:_:)``).
+    /// The caller holds the users' version rows locked (``lockVersions(_:_:_:)``).
     private func bumpVersions(batchUsers: [[String]], _ conn: PostgresConnection) async throws -> [[String: VersionStep]] {
         let users = Array(Set(batchUsers.flatMap { $0 })).sorted()
         var current: [String: Int64] = [:]
@@ -56,9 +57,8 @@ extension PostgresStore {
             })
         }
         try await conn.query("""
-            INSERT INTO user_versions (user_name, version)
-            SELECT u, v FROM unnest(\(users)::text[], \(users.map { current[$0]! })::int8[]) AS t(u, v) ORDER BY u
-            ON CONFLICT (user_name) DO UPDATE SET version = EXCLUDED.version
+            UPDATE user_versions v SET version = t.version
+            FROM unnest(\(users)::text[], \(users.map { current[$0]! })::int8[]) AS t(u, version) WHERE v.user_name = t.u
             """, logger: logger)
         return steps
     }

@@ -6,13 +6,16 @@ import PostgresNIO
 /// The first ingest into a store with no events: the rows copied straight into `events`, with
 /// no staging table and no key, and the key built once after them.
 extension PostgresStore {
-    /// Whether the store holds no event yet. Then `apps` (against new names) and `events`
-    /// (against everything) stay locked to the end of the transaction, so that the ingest may
-    /// number the apps itself and no instance writes meanwhile. A store with events is not locked.
+    /// Whether the store holds no event yet. Then `user_versions` and `apps` (against new rows)
+    /// and `events` (against everything) stay locked to the end of the transaction, so that the
+    /// ingest may number the users and apps itself and no instance writes meanwhile. A store
+    /// with events is not locked.
     func lockEmptyStore(_ conn: PostgresConnection) async throws -> Bool {
         let empty = "SELECT CASE WHEN EXISTS (SELECT 1 FROM events) THEN 0 ELSE 1 END"
         guard try await count(conn, empty) == 1 else { return false }
-        // `apps` first: the order a service's write takes them in (its app names, then its events).
+        // In the order a service's write takes them: its users' version rows, its app names,
+        // then its events.
+        try await conn.query("LOCK TABLE user_versions IN SHARE ROW EXCLUSIVE MODE", logger: logger)
         try await conn.query("LOCK TABLE apps IN SHARE ROW EXCLUSIVE MODE", logger: logger)
         try await conn.query("LOCK TABLE events IN ACCESS EXCLUSIVE MODE", logger: logger)
         return try await count(conn, empty) == 1  // an instance may have written before the locks
@@ -21,8 +24,8 @@ extension PostgresStore {
     /// Copies every event of `source` into the empty `events` (``lockEmptyStore(_:)``) and then
     /// builds the table's key, in the caller's transaction.
     ///
-    /// Going through a staging table cost a second write of every row and a join on the app
-    /// names; here the apps are numbered as the rows stream (``AppNumbering``), and the rows are
+    /// Going through a staging table cost a second write of every row and a join on the user
+    /// and app names; here the users and apps are numbered as the rows stream (``StoreNumbering``), and the rows are
     /// distinct (``Occurrences``): were two not, adding the key fails and the ingest with it.
     /// A failure anywhere leaves the tables as they were, key included.
     ///
@@ -36,18 +39,22 @@ extension PostgresStore {
     /// The rows of ``firstLoad(_:_:learner:)``, copied into `events` with the apps they name.
     nonisolated(nonsending) private func copyIntoEvents<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection,
                                                                             learner: inout LearnerQueue?) async throws -> IngestStats {
-        var numbering = AppNumbering(stored: try await storedApps(conn),
-                                     next: Int32(try await count(conn, "SELECT nextval(pg_get_serial_sequence('apps', 'id'))")))
+        var appNumbering = StoreNumbering(of: "app", stored: try await stored(conn, "SELECT id, name FROM apps"),
+                                          next: Int32(try await count(conn, "SELECT nextval(pg_get_serial_sequence('apps', 'id'))")))
+        var userNumbering = StoreNumbering(of: "user", stored: try await stored(conn, "SELECT id, user_name FROM user_versions"),
+                                           next: Int32(try await count(conn, "SELECT nextval(pg_get_serial_sequence('user_versions', 'id'))")))
         var pairs = Set<Int64>()  // user index << 32 | app id
         var stats = IngestStats()
-        let columns = ["user_name", "ts", "kind", "app", "value", "occurrence", "utc_offset", "unix_form"]
+        let columns = ["user_id", "ts", "kind", "app", "value", "occurrence", "utc_offset", "unix_form"]
         stats.read = try await copyRows(&source, into: "events", columns: columns, conn) { e, occurrence, users, apps, buffer in
-            let app = e.app >= 0 ? try numbering.id(of: e.app, in: apps) : 0
+            let app = e.app >= 0 ? try appNumbering.id(of: e.app, in: apps) : 0
+            let user = try userNumbering.id(of: e.user, in: users)
             if e.app >= 0 { pairs.insert(Int64(e.user) << 32 | Int64(app)) }
             learner?.observe(e, app: Int64(app))
-            Self.appendCopyRow(e, occurrence: occurrence, users: users, to: &buffer) { $0.writeString(String(app)) }
+            Self.appendCopyRow(e, occurrence: occurrence, to: &buffer) { $0.writeString(String(user)) } app: { $0.writeString(String(app)) }
         }
-        try await storeNumbered(numbering.added, conn)
+        try await storeNumbered(appNumbering.added, conn)
+        try await storeNumbered(users: userNumbering.added, conn)
         let users = source.users
         let sorted = pairs.sorted()
         try await conn.query("""
@@ -71,7 +78,7 @@ extension PostgresStore {
         try await conn.query("SET LOCAL jit = off", logger: logger)
         try await conn.query("ALTER TABLE events DROP CONSTRAINT events_pkey", logger: logger)
         let result = try await body()
-        try await conn.query("ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (user_name, ts, kind, app, value, occurrence)",
+        try await conn.query("ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (user_id, ts, kind, app, value, occurrence)",
                              logger: logger)
         return result
     }
@@ -86,10 +93,10 @@ extension PostgresStore {
         return try await count(conn, "SELECT count(*) FROM (SELECT 1 FROM events LIMIT \(half + 1)) t") <= half
     }
 
-    /// Every app name the store has, with its id.
-    private func storedApps(_ conn: PostgresConnection) async throws -> [String: Int32] {
+    /// The ids by name that `sql` (id, then name) reads.
+    private func stored(_ conn: PostgresConnection, _ sql: String) async throws -> [String: Int32] {
         var stored: [String: Int32] = [:]
-        for try await (id, name) in try await conn.query("SELECT id, name FROM apps", logger: logger).decode((Int32, String).self) {
+        for try await (id, name) in try await conn.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode((Int32, String).self) {
             stored[name] = id
         }
         return stored
@@ -103,12 +110,26 @@ extension PostgresStore {
             """, logger: logger)
         try await conn.query("SELECT setval(pg_get_serial_sequence('apps', 'id'), \(last))", logger: logger)
     }
+
+    /// Adds the users the load numbered, at version 0 (the ingest moves every user's version
+    /// after), and moves the ids' sequence past them.
+    private func storeNumbered(users added: [(id: Int32, name: String)], _ conn: PostgresConnection) async throws {
+        guard let last = added.last?.id else { return }
+        try await conn.query("""
+            INSERT INTO user_versions (id, user_name, version)
+            SELECT i, n, 0 FROM unnest(\(added.map(\.id))::int4[], \(added.map(\.name))::text[]) AS t(i, n)
+            """, logger: logger)
+        try await conn.query("SELECT setval(pg_get_serial_sequence('user_versions', 'id'), \(last))", logger: logger)
+    }
 }
 
-/// The store's id of each app a log names, numbered as the rows stream: a name the store has
-/// keeps its id, and new names take the next ids in the order the log first names them (as
-/// the SQLite driver numbers them). The caller holds `apps` locked against other writers.
-struct AppNumbering {
+/// The store's id of each app (or user) a log names, numbered as the rows stream: a name the
+/// store has keeps its id, and new names take the next ids in the order the log first names
+/// them (as the SQLite driver numbers them). The caller holds the table locked against other
+/// writers.
+struct StoreNumbering {
+    /// What is numbered, for messages: "app" or "user".
+    let noun: String
     let stored: [String: Int32]
     var next: Int32
     /// Ids by the log's own app index, filled as the log names them.
@@ -116,23 +137,24 @@ struct AppNumbering {
     /// The names the store did not have, with the ids given them, in order.
     private(set) var added: [(id: Int32, name: String)] = []
 
-    init(stored: [String: Int32], next: Int32) {
+    init(of noun: String, stored: [String: Int32], next: Int32) {
+        self.noun = noun
         self.stored = stored
         self.next = next
     }
 
-    mutating func id(of app: Int32, in names: NameTable) throws -> Int32 {
-        while ids.count <= Int(app) {
+    mutating func id(of index: Int32, in names: NameTable) throws -> Int32 {
+        while ids.count <= Int(index) {
             let name = names[Int32(ids.count)]
             if let id = stored[name] {
                 ids.append(id)
             } else {
-                guard next < Int32.max else { throw InputError("the store has no app id left for '\(name)'") }
+                guard next < Int32.max else { throw InputError("the store has no \(noun) id left for '\(name)'") }
                 ids.append(next)
                 added.append((next, name))
                 next += 1
             }
         }
-        return ids[Int(app)]
+        return ids[Int(index)]
     }
 }

@@ -44,7 +44,8 @@ extension PostgresStore {
     func events(user: String, id: Int32, appIDs: [Int32: Int32], _ conn: PostgresConnection) async throws -> [UsageEvent] {
         var events: [UsageEvent] = []
         for try await (ts, kind, app, value, offset, unix) in try await conn.query("""
-            SELECT ts, kind, app, value, utc_offset, unix_form FROM events WHERE user_name = \(user)
+            SELECT ts, kind, app, value, utc_offset, unix_form FROM events
+            WHERE user_id = (SELECT id FROM user_versions WHERE user_name = \(user))
             ORDER BY ts, kind, app, value, occurrence
             """, logger: logger).decode((Int64, Int16, Int32, Int16, Int16, Bool).self) {
             events.append(try StoredRow.event(time: ts, user: id, app: app == 0 ? -1 : (appIDs[app] ?? -1), kind: Int64(kind),

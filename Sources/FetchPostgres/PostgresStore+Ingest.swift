@@ -66,11 +66,8 @@ extension PostgresStore {
         }
         // A service's memory of these users is stale now, whichever instance holds it.
         if stats.inserted > 0 {
-            try await conn.query("""
-                INSERT INTO user_versions (user_name, version)
-                SELECT u, nextval('store_version') FROM unnest(\(source.users.names.sorted())::text[]) AS t(u) ORDER BY u
-                ON CONFLICT (user_name) DO UPDATE SET version = EXCLUDED.version
-                """, logger: logger)
+            try await lockVersions(source.users.names, conn)  // in name order, as a service's writes lock them
+            try await bumpVersions(source.users.names, conn)
         }
         return stats
     }
@@ -84,10 +81,13 @@ extension PostgresStore {
                                             occurrence integer, utc_offset smallint, unix_form boolean) ON COMMIT DROP
             """, logger: logger)
         stats.read = try await copyRows(&source, into: "staging", conn) { e, occurrence, users, apps, buffer in
-            Self.appendCopyRow(e, occurrence: occurrence, users: users, to: &buffer) {
+            Self.appendCopyRow(e, occurrence: occurrence, to: &buffer) { Self.appendCopyText(users[e.user], to: &$0) } app: {
                 if e.app >= 0 { Self.appendCopyText(apps[e.app], to: &$0) } else { $0.writeString("\\N") }
             }
         }
+        // Every user a version row, held against deletion to the end, so that the staged rows
+        // find their users' ids and no deletion of one of them runs in between.
+        try await lockVersions(source.users.names, conn, .keyShare)
         // App ids in the order the source first named them, as the SQLite driver numbers them.
         _ = try await appIDs(for: source.apps.names, conn)
         try await conn.query("ANALYZE staging", logger: logger)
@@ -110,19 +110,19 @@ extension PostgresStore {
     /// costs less than a keyed insert of each new one.
     private func moveStaged(_ conn: PostgresConnection, staged: Int) async throws -> Int {
         let select = """
-            SELECT s.user_name, s.ts, s.kind, coalesce(a.id, 0) AS app, s.value, s.occurrence, s.utc_offset, s.unix_form
-            FROM staging s LEFT JOIN apps a ON a.name = s.app_name
+            SELECT v.id AS user_id, s.ts, s.kind, coalesce(a.id, 0) AS app, s.value, s.occurrence, s.utc_offset, s.unix_form
+            FROM staging s JOIN user_versions v ON v.user_name = s.user_name LEFT JOIN apps a ON a.name = s.app_name
             """
         let absent = """
             SELECT * FROM (\(select)) r WHERE NOT EXISTS (
-                SELECT 1 FROM events e WHERE e.user_name = r.user_name AND e.ts = r.ts AND e.kind = r.kind
+                SELECT 1 FROM events e WHERE e.user_id = r.user_id AND e.ts = r.ts AND e.kind = r.kind
                                          AND e.app = r.app AND e.value = r.value AND e.occurrence = r.occurrence)
             """
         if try await outnumbersStore(staged, conn) {
             return try await withoutEventsKey(conn) {
                 try await count(conn, """
                     WITH ins AS (
-                        INSERT INTO events (user_name, ts, kind, app, value, occurrence, utc_offset, unix_form) \(absent)
+                        INSERT INTO events (user_id, ts, kind, app, value, occurrence, utc_offset, unix_form) \(absent)
                         RETURNING 1)
                     SELECT count(*) FROM ins
                     """)
@@ -132,7 +132,7 @@ extension PostgresStore {
         do {
             let n = try await count(conn, """
                 WITH ins AS (
-                    INSERT INTO events (user_name, ts, kind, app, value, occurrence, utc_offset, unix_form) \(absent)
+                    INSERT INTO events (user_id, ts, kind, app, value, occurrence, utc_offset, unix_form) \(absent)
                     RETURNING 1)
                 SELECT count(*) FROM ins
                 """)
@@ -142,7 +142,7 @@ extension PostgresStore {
             try await conn.query("ROLLBACK TO SAVEPOINT move", logger: logger)
             return try await count(conn, """
                 WITH ins AS (
-                    INSERT INTO events (user_name, ts, kind, app, value, occurrence, utc_offset, unix_form)
+                    INSERT INTO events (user_id, ts, kind, app, value, occurrence, utc_offset, unix_form)
                     \(select) ON CONFLICT DO NOTHING RETURNING 1)
                 SELECT count(*) FROM ins
                 """)
@@ -187,11 +187,12 @@ extension PostgresStore {
         return n
     }
 
-    /// One row of COPY's text format, its app column written by `app`. Names are bounded by the
-    /// reader and hold no control characters; a backslash is the one byte the format needs escaped.
-    static func appendCopyRow(_ e: UsageEvent, occurrence: Int, users: NameTable, to buffer: inout ByteBuffer,
-                              app: (inout ByteBuffer) -> Void) {
-        appendCopyText(users[e.user], to: &buffer)
+    /// One row of COPY's text format: user, time, kind, app, value, occurrence, offset, form;
+    /// its user and app columns written by `user` and `app`. Names are bounded by the reader and hold no control
+    /// characters; a backslash is the one byte the format needs escaped.
+    static func appendCopyRow(_ e: UsageEvent, occurrence: Int, to buffer: inout ByteBuffer,
+                              user: (inout ByteBuffer) -> Void, app: (inout ByteBuffer) -> Void) {
+        user(&buffer)
         buffer.writeString("\t\(e.time.millis)\t\(e.kind.rawValue)\t")
         app(&buffer)
         buffer.writeString("\t\(e.value)\t\(occurrence)\t\(e.offsetMinutes)\t\(e.unixForm ? "t" : "f")\n")

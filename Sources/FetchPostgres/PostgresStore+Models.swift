@@ -8,6 +8,9 @@ extension PostgresStore {
     /// Learns the models of these users from all their stored events and stores them: one
     /// query streams the users' events in key order (user first), and the models go back in
     /// batches, so the round trips do not grow with the users. Returns how many were learned.
+    ///
+    /// The users' ids and their events are read in two statements outside one transaction: a
+    /// user deleted in between is missed, one added in between has no events here to learn.
     @discardableResult
     public func learnModels(users: [String]) async throws -> Int {
         let wanted = Set(users).sorted()
@@ -20,11 +23,17 @@ extension PostgresStore {
         var pending: [(user: String, model: UsageModel)] = []
         var learned = 0
         var current: (user: String, model: UsageModel)?
+        var names: [Int32: String] = [:]
+        for try await (id, name) in try await client.query("SELECT id, user_name FROM user_versions WHERE user_name = ANY(\(wanted))",
+                                                           logger: logger).decode((Int32, String).self) {
+            names[id] = name
+        }
         let rows = try await client.query("""
-            SELECT user_name, ts, kind, app, value, utc_offset, unix_form FROM events WHERE user_name = ANY(\(wanted))
-            ORDER BY user_name, ts, kind, app, value, occurrence
-            """, logger: logger).decode((String, Int64, Int16, Int32, Int16, Int16, Bool).self)
-        for try await (user, ts, kind, app, value, offset, unix) in rows {
+            SELECT user_id, ts, kind, app, value, utc_offset, unix_form FROM events WHERE user_id = ANY(\(Array(names.keys)))
+            ORDER BY user_id, ts, kind, app, value, occurrence
+            """, logger: logger).decode((Int32, Int64, Int16, Int32, Int16, Int16, Bool).self)
+        for try await (id, ts, kind, app, value, offset, unix) in rows {
+            let user = names[id] ?? ""
             if current?.user != user {
                 if let done = current { pending.append(done) }
                 current = (user, UsageModel())

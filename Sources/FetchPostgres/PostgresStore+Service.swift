@@ -11,11 +11,11 @@ extension PostgresStore {
     public func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>] {
         let users = Set(batches.flatMap { $0.map(\.user) }).sorted()
         return try await transaction { [self] conn in
-            try await lockVersions(users, conn)
-            if batches.count > 1, let outcomes = try await insertAtOnce(batches, conn) { return outcomes.map { .success($0) } }
+            let ids = try await lockVersions(users, conn)
+            if batches.count > 1, let outcomes = try await insertAtOnce(batches, ids: ids, conn) { return outcomes.map { .success($0) } }
             var results: [Result<AppendOutcome, any Error>] = []
             for events in batches {
-                results.append(try await insertInSavepoint(events, conn))
+                results.append(try await insertInSavepoint(events, ids: ids, conn))
             }
             return results
         }
@@ -24,11 +24,11 @@ extension PostgresStore {
     /// One batch, all or nothing. A batch that named an app another instance has since deleted
     /// (a stale ``appCache`` entry, caught by the foreign key), or met another instance's write
     /// on a key, fails the group, which is tried again afresh.
-    private func insertInSavepoint(_ events: [IdentifiedEvent], _ conn: PostgresConnection) async throws
+    private func insertInSavepoint(_ events: [IdentifiedEvent], ids: [String: Int32], _ conn: PostgresConnection) async throws
         -> Result<AppendOutcome, any Error> {
         try await conn.query("SAVEPOINT batch", logger: logger)
         do {
-            let outcome = try await insert(events, conn)
+            let outcome = try await insert(events, ids: ids, conn)
             try await conn.query("RELEASE SAVEPOINT batch", logger: logger)
             return .success(outcome)
         } catch where !Self.isRetryable(error) {
@@ -42,10 +42,10 @@ extension PostgresStore {
         }
     }
 
-    private func insert(_ batch: [IdentifiedEvent], _ conn: PostgresConnection) async throws -> AppendOutcome {
+    private func insert(_ batch: [IdentifiedEvent], ids: [String: Int32], _ conn: PostgresConnection) async throws -> AppendOutcome {
         let added = try await claim([batch], conn)[0]
         guard !added.isEmpty else { return AppendOutcome(added: [], steps: [:]) }
-        try await insertEvents(added, conn)
+        try await insertEvents(added, ids: ids, conn)
         return AppendOutcome(added: added, steps: try await bumpVersions(Set(added.map(\.user)).sorted(), conn))
     }
 
@@ -66,17 +66,21 @@ extension PostgresStore {
     }
 
     /// Stores claimed events, in order, each numbered among the user's alike events, and the
-    /// users' apps.
-    func insertEvents(_ added: [IdentifiedEvent], _ conn: PostgresConnection) async throws {
+    /// users' apps. `ids` are the users' integer ids (``lockVersions(_:_:_:)``).
+    func insertEvents(_ added: [IdentifiedEvent], ids: [String: Int32], _ conn: PostgresConnection) async throws {
         let appIDs = try await appIDs(for: added.filter { $0.event.app >= 0 }.map(\.appName), conn)
         let events = added.map(\.event)
+        let users = try added.map { e in
+            guard let id = ids[e.user] else { throw InputError("no id for user '\(e.user)'") }
+            return id
+        }
         try await conn.query("""
-            INSERT INTO events (user_name, ts, kind, app, value, occurrence, utc_offset, unix_form)
+            INSERT INTO events (user_id, ts, kind, app, value, occurrence, utc_offset, unix_form)
             SELECT u, ts, k, a, v,
-                   (SELECT count(*) FROM events e WHERE e.user_name = t.u AND e.ts = t.ts AND e.kind = t.k AND e.app = t.a AND e.value = t.v)
+                   (SELECT count(*) FROM events e WHERE e.user_id = t.u AND e.ts = t.ts AND e.kind = t.k AND e.app = t.a AND e.value = t.v)
                      + row_number() OVER (PARTITION BY u, ts, k, a, v ORDER BY n) - 1,
                    o, f
-            FROM unnest(\(added.map(\.user))::text[], \(events.map(\.time.millis))::int8[],
+            FROM unnest(\(users)::int4[], \(events.map(\.time.millis))::int8[],
                         \(events.map { Int16($0.kind.rawValue) })::int2[],
                         \(added.map { $0.event.app < 0 ? 0 : appIDs[$0.appName] ?? 0 })::int4[],
                         \(events.map(\.value))::int2[], \(events.map(\.offsetMinutes))::int2[], \(events.map(\.unixForm))::bool[])
@@ -112,36 +116,71 @@ extension PostgresStore {
         return ids
     }
 
-    /// Moves each user's version to a new value of the store's sequence, in the caller's
-    /// transaction, in one statement. The caller must hold the users' version rows locked
-    /// (``lockVersions(_:_:)``), so that the versions read before are the latest.
+    /// Moves each user's version to a new value of the store's sequence, handed out in name
+    /// order, in the caller's transaction, in one statement. Every user has a version row
+    /// already (``addUsers(_:_:)``). For the steps to chain, the caller holds the rows locked
+    /// (``lockVersions(_:_:_:)``), so that the versions read before are the latest.
+    @discardableResult
     func bumpVersions(_ users: [String], _ conn: PostgresConnection) async throws -> [String: VersionStep] {
         var steps: [String: VersionStep] = [:]
         for try await (user, before, after) in try await conn.query("""
             WITH old AS (SELECT user_name, version FROM user_versions WHERE user_name = ANY(\(users))),
-                 new AS (INSERT INTO user_versions (user_name, version)
-                         SELECT u, nextval('store_version') FROM unnest(\(users)::text[]) AS t(u) ORDER BY u
-                         ON CONFLICT (user_name) DO UPDATE SET version = EXCLUDED.version RETURNING user_name, version)
-            SELECT new.user_name, coalesce(old.version, 0), new.version FROM new LEFT JOIN old USING (user_name)
+                 new AS (UPDATE user_versions v SET version = n.version
+                         FROM (SELECT u, nextval('store_version') AS version FROM unnest(\(users.sorted())::text[]) AS t(u) ORDER BY u) n
+                         WHERE v.user_name = n.u RETURNING v.user_name, v.version)
+            SELECT new.user_name, old.version, new.version FROM new JOIN old USING (user_name)
             """, logger: logger).decode((String, Int64, Int64).self) {
             steps[user] = VersionStep(before: before, after: after)
         }
         return steps
     }
 
-    /// Locks the version rows of these users, in name order, until the transaction ends: writes
-    /// about one user queue, and two instances' transactions do not deadlock. A user not stored
-    /// yet gets a row at version 0 first (what a missing row reads as), so that two instances'
-    /// first writes for a new user queue too instead of colliding on the events' key.
-    func lockVersions(_ users: [String], _ conn: PostgresConnection) async throws {
-        let users = users.sorted()
+    /// Gives each of these users a version row, at version 0 (what a missing row reads as)
+    /// where it has none, with a new integer id. Only the missing rows are offered: an `INSERT`
+    /// takes an id from the sequence for every row it offers, taken or not, and a write that
+    /// offered every user its row would spend an id per user and write.
+    func addUsers(_ users: [String], _ conn: PostgresConnection) async throws {
         try await conn.query("""
-            INSERT INTO user_versions (user_name, version) SELECT u, 0 FROM unnest(\(users)::text[]) AS t(u) ORDER BY u
+            INSERT INTO user_versions (user_name, version)
+            SELECT u, 0 FROM unnest(\(users.sorted())::text[]) AS t(u)
+            WHERE NOT EXISTS (SELECT 1 FROM user_versions v WHERE v.user_name = t.u) ORDER BY u
             ON CONFLICT (user_name) DO NOTHING
             """, logger: logger)
-        try await conn.query("""
-            SELECT 1 FROM user_versions WHERE user_name = ANY(\(users)) ORDER BY user_name FOR UPDATE
-            """, logger: logger)
+    }
+
+    /// Locks the version rows of these users, in name order, until the transaction ends, and
+    /// returns their integer ids (the key of their events): writes about one user queue, and two
+    /// instances' transactions do not deadlock. A user not stored yet gets a row at version 0
+    /// first (what a missing row reads as), so that two instances' first writes for a new user
+    /// queue too instead of colliding on the events' key.
+    ///
+    /// A service's write takes `.noKeyUpdate`, which leaves the row's key alone: a CLI ingest
+    /// holds the rows of its users against deletion with `.keyShare` without stopping those
+    /// writes. A row deleted while the lock waited for it is not locked; the user is given a
+    /// row again and locked then, a few times at most.
+    @discardableResult
+    func lockVersions(_ users: [String], _ conn: PostgresConnection, _ lock: RowLock = .noKeyUpdate) async throws -> [String: Int32] {
+        var missing = users.sorted()
+        var ids: [String: Int32] = [:]
+        for _ in 0..<8 where !missing.isEmpty {
+            try await addUsers(missing, conn)
+            for try await (user, id) in try await conn.query("""
+                SELECT user_name, id FROM user_versions WHERE user_name = ANY(\(missing)) ORDER BY user_name \(unescaped: lock.rawValue)
+                """, logger: logger).decode((String, Int32).self) {
+                ids[user] = id
+            }
+            missing.removeAll { ids[$0] != nil }
+        }
+        guard missing.isEmpty else { throw InputError("the version row of user '\(missing[0])' was deleted each time it was locked") }
+        return ids
+    }
+
+    /// How ``lockVersions(_:_:_:)`` holds the rows.
+    enum RowLock: String {
+        /// A write about the user: queues behind any other, not behind an ingest's hold.
+        case noKeyUpdate = "FOR NO KEY UPDATE"
+        /// An ingest's hold: only a deletion of the row waits for it.
+        case keyShare = "FOR KEY SHARE"
     }
 
     /// Stores a reported fetch; nil when the same (user, app, start) was stored before.
@@ -166,7 +205,7 @@ extension PostgresStore {
                 INSERT INTO intervals (user_name, app, fetch_interval) VALUES (\(user), \(app), \(interval.description))
                 ON CONFLICT (user_name, app) DO UPDATE SET fetch_interval = EXCLUDED.fetch_interval
                 """, logger: logger)
-            _ = try await bumpVersions([user], conn)
+            try await bumpVersions([user], conn)
         }
     }
 
@@ -175,11 +214,19 @@ extension PostgresStore {
     public func deleteUser(_ user: String) async throws -> Int {
         try await transaction { [self] conn in
             // Waits for a write about the user under way elsewhere, so that what it adds is
-            // deleted too (each statement below sees it committed).
-            try await lockVersions([user], conn)
+            // deleted too (each statement below sees it committed): the insert for a first write
+            // of the user, the delete of the version row for any write holding it, a service's
+            // or an ingest's (``lockVersions(_:_:_:)``). Nothing is locked before the delete, so
+            // the wait cannot close a cycle with an ingest that moves the version at its end.
+            try await addUsers([user], conn)
+            var id: Int32 = 0
+            for try await i in try await conn.query("DELETE FROM user_versions WHERE user_name = \(user) RETURNING id",
+                                                    logger: logger).decode(Int32.self) {
+                id = i
+            }
             var removed = 0
             for try await n in try await conn.query("""
-                WITH d AS (DELETE FROM events WHERE user_name = \(user) RETURNING 1) SELECT count(*) FROM d
+                WITH d AS (DELETE FROM events WHERE user_id = \(id) RETURNING 1) SELECT count(*) FROM d
                 """, logger: logger).decode(Int.self) {
                 removed = n
             }
@@ -192,7 +239,7 @@ extension PostgresStore {
                 DELETE FROM apps a WHERE a.id = ANY(\(apps)) AND NOT EXISTS (SELECT 1 FROM user_apps u WHERE u.app = a.id)
                 """, logger: logger)
             appCache.withLockedValue { $0 = [:] }
-            for table in ["event_ids", "intervals", "fetch_results", "models", "user_versions"] {
+            for table in ["event_ids", "intervals", "fetch_results", "models"] {
                 try await conn.query("DELETE FROM \(unescaped: table) WHERE user_name = \(user)", logger: logger)
             }
             return removed
@@ -204,10 +251,9 @@ extension PostgresStore {
         try await connection { [logger] conn in
             var state = UserVersion(hasEvents: false, version: 0)
             for try await (v, has) in try await conn.query("""
-                SELECT (SELECT version FROM user_versions WHERE user_name = \(user)),
-                       EXISTS (SELECT 1 FROM events WHERE user_name = \(user))
-                """, logger: logger).decode((Int64?, Bool).self) {
-                state = UserVersion(hasEvents: has, version: v ?? 0)
+                SELECT version, EXISTS (SELECT 1 FROM events e WHERE e.user_id = v.id) FROM user_versions v WHERE user_name = \(user)
+                """, logger: logger).decode((Int64, Bool).self) {
+                state = UserVersion(hasEvents: has, version: v)
             }
             return state
         }
@@ -217,7 +263,9 @@ extension PostgresStore {
     public func lastEventTime(user: String) async throws -> Int64? {
         try await connection { [logger] conn in
             var last: Int64?
-            for try await t in try await conn.query("SELECT max(ts) FROM events WHERE user_name = \(user)", logger: logger)
+            for try await t in try await conn.query("""
+                SELECT max(ts) FROM events WHERE user_id = (SELECT id FROM user_versions WHERE user_name = \(user))
+                """, logger: logger)
                 .decode(Int64?.self) {
                 last = t
             }

@@ -9,10 +9,11 @@ import PostgresNIO
 /// and per-user versions, with the promises of ``ServiceStore`` for several service instances
 /// on one database.
 ///
-/// Every table of a user's data has the user's stored name as the first column of its primary
-/// key, so the schema can be distributed by user (docs/cli.md, "Serving on PostgreSQL", says how). The
-/// schema is made and migrated by the program (``migrations``), under an advisory lock so that
-/// instances starting together do not race. The client's connection pool runs in a task the
+/// Every table of a user's data has the user (the stored name, or for `events` the user's
+/// integer id) as the first column of its primary key, so the schema can be distributed by
+/// user (docs/cli.md, "Serving on PostgreSQL", says how). The schema is made and migrated by
+/// the program (``migrations``), under an advisory lock so that instances starting together
+/// do not race. The client's connection pool runs in a task the
 /// store owns until ``close()``.
 public final class PostgresStore: ServiceStore {
     let client: PostgresClient

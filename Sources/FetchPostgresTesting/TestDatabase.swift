@@ -41,6 +41,28 @@ public struct TestDatabase: Sendable {
         return TestDatabase(url: c.string!, name: name, admin: admin)
     }
 
+    /// Runs `body` with a store on a fresh database, then closes the store and drops the
+    /// database, whether `body` returns or throws.
+    public static func withStore(_ body: (PostgresStore) async throws -> Void) async throws {
+        let db = try await make()
+        let store: PostgresStore
+        do {
+            store = try await PostgresStore(url: db.url)
+        } catch {
+            try await db.drop()
+            throw error
+        }
+        do {
+            try await body(store)
+        } catch {
+            await store.close()
+            try await db.drop()
+            throw error
+        }
+        await store.close()
+        try await db.drop()
+    }
+
     /// An outage of this database alone: new connections are refused and those open are ended,
     /// as when its server stops, while the cluster keeps serving the other tests.
     public func block() async throws {

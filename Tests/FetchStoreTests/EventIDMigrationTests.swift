@@ -41,10 +41,9 @@ struct EventIDMigrationTests {
 
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
     func aPostgreSQLStoreKeepsItsIdsThroughTheMigration() async throws {
-        let db = try await TestDatabase.make()
-        let store = try await PostgresStore(url: db.url)
-        do {
+        try await TestDatabase.withStore { store in
             // Back to the first schema's ids table, with ids in it, then migrated again.
+            try await EventsUserIDMigrationTests.backToSchema3(store)
             try await store.transaction { conn in
                 try await conn.query("DROP TABLE event_ids", logger: store.logger)
                 for sql in PostgresStore.migrations[0] where sql.contains("event_ids") {
@@ -58,12 +57,6 @@ struct EventIDMigrationTests {
             }
             try await store.migrate()
             try await Self.expectMigrated(store)
-        } catch {
-            await store.close()
-            try await db.drop()
-            throw error
         }
-        await store.close()
-        try await db.drop()
     }
 }

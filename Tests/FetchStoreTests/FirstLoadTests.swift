@@ -12,6 +12,9 @@ import Testing
 /// ingest goes through the key, unless its rows are at least twice the store's, when it builds
 /// the key again.
 struct FirstLoadTests {
+    /// `events`' primary key: the user's integer id first.
+    static let key = ["user_id", "ts", "kind", "app", "value", "occurrence"]
+
     static func keyColumns(_ pg: PostgresStore) async throws -> [String] {
         var columns: [String] = []
         for try await c in try await pg.client.query("""
@@ -31,7 +34,7 @@ struct FirstLoadTests {
         let first = dir.file("a.csv", header + twice + twice + "2025-01-06T07:17:00Z,u1,,battery,80\n")
         let second = dir.file("b.csv", header + twice + twice + twice + "2025-01-06T08:00:00Z,u2,mail,open,\n")
         let pg = try await PostgresStore(url: db.url)
-        let key = ["user_name", "ts", "kind", "app", "value", "occurrence"]
+        let key = Self.key
         var a = try LogSource(paths: [first])
         #expect(try await pg.ingest(&a).inserted == 3)
         #expect(try await Self.keyColumns(pg) == key)
@@ -72,9 +75,12 @@ struct FirstLoadTests {
         let dir = TempDir()
         defer { dir.cleanup() }
         let pg = try await PostgresStore(url: db.url)
-        // A name the store has with no events (its user's events are elsewhere), and ids burned past it.
+        // A name the store has with no events (its user's events are elsewhere), and ids burned past it;
+        // the same for a user (an interval set, no events).
         _ = try await pg.client.query("INSERT INTO apps (name) VALUES ('mail')")
         _ = try await pg.client.query("SELECT nextval(pg_get_serial_sequence('apps', 'id')) FROM generate_series(1, 5)")
+        try await pg.setInterval(.minimum, user: "u2", app: "mail")
+        _ = try await pg.client.query("SELECT nextval(pg_get_serial_sequence('user_versions', 'id')) FROM generate_series(1, 3)")
         let log = dir.file("a.csv", """
             timestamp,user,app,event,value
             2025-01-06T07:16:00Z,u1,news,open,
@@ -88,12 +94,16 @@ struct FirstLoadTests {
         #expect(try await pg.ingest(&source).inserted == 5)
         #expect(try await Self.strings(pg, "SELECT id || ' ' || name FROM apps ORDER BY id") == ["1 mail", "7 news", "8 maps"])
         #expect(try await Self.strings(pg, "SELECT user_name || ' ' || app FROM user_apps ORDER BY 1") == ["u1 1", "u1 7", "u2 1", "u2 8"])
-        #expect(try await Self.keyColumns(pg) == ["user_name", "ts", "kind", "app", "value", "occurrence"])
+        #expect(try await Self.keyColumns(pg) == Self.key)
         // The sequence is past the ids the load gave: a service's new app takes the next one.
         #expect(try await Self.strings(pg, "SELECT last_value::text FROM apps_id_seq") == ["8"])
+        #expect(try await Self.strings(pg, "SELECT user_name || ' ' || id FROM user_versions ORDER BY id") == ["u2 1", "u1 5"])
         let added = try await pg.appendGroup([[ServiceStoreTests.event("x", user: "u1", minute: 0, app: "chat")]])
         _ = try added[0].get()
         #expect(try await Self.strings(pg, "SELECT id || ' ' || name FROM apps WHERE name = 'chat'") == ["9 chat"])
+        _ = try await pg.appendGroup([[ServiceStoreTests.event("y", user: "u3", minute: 0, app: "chat")]])[0].get()
+        #expect(try await Self.strings(pg, "SELECT id::text FROM user_versions WHERE user_name = 'u3'") == ["6"])
+        #expect(try await pg.history(user: "u3").events.count == 1)
         await pg.close()
         try await db.drop()
     }
@@ -111,7 +121,7 @@ struct FirstLoadTests {
         for table in ["events", "apps", "user_apps", "user_versions"] {
             #expect(try await Self.strings(pg, "SELECT count(*)::text FROM \(table)") == ["0"], "\(table) is as it was")
         }
-        #expect(try await Self.keyColumns(pg) == ["user_name", "ts", "kind", "app", "value", "occurrence"])
+        #expect(try await Self.keyColumns(pg) == Self.key)
         let fine = dir.file("good.csv", Self.csv(good))
         var again = try LogSource(paths: [fine])
         #expect(try await pg.ingest(&again).inserted == 3000)
@@ -168,7 +178,7 @@ struct FirstLoadTests {
         }
         #expect(keys[0] == keys[1], "through the key")
         #expect(keys[1] != keys[2], "the key built again")
-        #expect(try await Self.keyColumns(pg) == ["user_name", "ts", "kind", "app", "value", "occurrence"])
+        #expect(try await Self.keyColumns(pg) == Self.key)
         for user in (0..<7).map({ "u\($0)" }) {
             #expect(ServiceStoreTests.text(try await lite.history(user: user)) == ServiceStoreTests.text(try await pg.history(user: user)))
         }

@@ -264,4 +264,36 @@ struct ConcurrentWriteTests {
         await b.close()
         try await db.drop()
     }
+
+    /// Either order is one the store may take: the deletion waits for the ingest and removes
+    /// its rows too, or the ingest comes after it and the user is back with exactly its rows.
+    /// No event is ever left keyed by a user id the store no longer has.
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func aDeletionRacingAnIngestOfTheUserLeavesNoEventWithoutItsUser() async throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let db = try await TestDatabase.make()
+        let a = try await PostgresStore(url: db.url), b = try await PostgresStore(url: db.url)
+        var first = try LogSource(paths: [dir.file("first.csv", FirstLoadTests.csv(FirstLoadTests.rows(600, users: 3, apps: 4)))])
+        _ = try await a.ingest(&first)  // the store has events: the ingests below are staged, not a first load
+        for round in 0..<12 {
+            let rows = (0..<100).map { "2025-01-07T\(10 + round):\(String(format: "%02d:%02d", $0 / 60, $0 % 60))Z,u0,app\($0 % 3),open," }
+            let log = dir.file("r\(round).csv", FirstLoadTests.csv(rows))
+            async let deletion = a.deleteUser("u0")
+            async let ingest: IngestStats = {
+                var source = try LogSource(paths: [log])
+                return try await b.ingest(&source)
+            }()
+            let (_, stats) = try await (deletion, ingest)
+            let left = try await a.history(user: "u0").events.count
+            #expect(stats.inserted == 100 && (left == 0 || left == 100), "round \(round): \(stats.inserted) in, \(left) left")
+            #expect(try await FirstLoadTests.strings(a, """
+                SELECT count(*)::text FROM events e WHERE NOT EXISTS (SELECT 1 FROM user_versions v WHERE v.id = e.user_id)
+                """) == ["0"])
+            #expect(try await a.history(user: "u1").events.count == 200)
+        }
+        await a.close()
+        await b.close()
+        try await db.drop()
+    }
 }
