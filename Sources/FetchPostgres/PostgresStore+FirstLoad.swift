@@ -51,7 +51,11 @@ extension PostgresStore {
             let user = try userNumbering.id(of: e.user, in: users)
             if e.app >= 0 { pairs.insert(Int64(e.user) << 32 | Int64(app)) }
             learner?.observe(e, app: Int64(app))
-            Self.appendCopyRow(e, occurrence: occurrence, to: &buffer) { $0.writeString(String(user)) } app: { $0.writeString(String(app)) }
+            Self.appendCopyRow(e, occurrence: occurrence, to: &buffer) {
+                Self.appendDecimal(Int64(user), to: &$0)
+            } app: {
+                Self.appendDecimal(Int64(app), to: &$0)
+            }
         }
         try await storeNumbered(appNumbering.added, conn)
         try await storeNumbered(users: userNumbering.added, conn)
