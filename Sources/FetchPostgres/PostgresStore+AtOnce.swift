@@ -5,12 +5,13 @@ import PostgresNIO
 /// round trip, and the round trips were what a group's time went to).
 extension PostgresStore {
     /// Writes every batch of the group at once, with the outcomes batch by batch would give
-    /// (the same ids claimed, the same events, a version step per batch and user, chained);
-    /// nil when a statement fails for another reason than a conflict with another writer: the
-    /// caller then writes the group batch by batch, each all or nothing. `ids` are the users'
-    /// integer ids (``lockVersions(_:_:_:)``).
-    func insertAtOnce(_ batches: [[IdentifiedEvent]], ids: [String: Int32], _ conn: PostgresConnection) async throws -> [AppendOutcome]? {
-        try await conn.query("SAVEPOINT at_once", logger: logger)
+    /// (the same ids claimed, the same events, a version step per batch and user, chained), in
+    /// the caller's transaction. When a statement fails for another reason than a conflict with
+    /// another writer, it throws ``AtOnceRefused``: the caller rolls the transaction back and
+    /// writes the group batch by batch, each all or nothing, in a new one (a savepoint here
+    /// would cost two round trips on every group for a failure that is rare). `ids` are the
+    /// users' integer ids (``lockVersions(_:_:_:)``).
+    func insertAtOnce(_ batches: [[IdentifiedEvent]], ids: [String: Int32], _ conn: PostgresConnection) async throws -> [AppendOutcome] {
         do {
             let added = try await claim(batches, conn)
             let all = added.flatMap { $0 }
@@ -19,47 +20,49 @@ extension PostgresStore {
                 try await insertEvents(all, ids: ids, conn)
                 steps = try await bumpVersions(batchUsers: added.map { Set($0.map(\.user)).sorted() }, conn)
             }
-            try await conn.query("RELEASE SAVEPOINT at_once", logger: logger)
             return zip(added, steps).map { AppendOutcome(added: $0, steps: $1) }
-        } catch where !Self.isRetryable(error) {
-            try await conn.query("ROLLBACK TO SAVEPOINT at_once", logger: logger)
-            return nil
-        } catch {
+        } catch where Self.isRetryable(error) {
             appCache.withLockedValue { $0 = [:] }  // a conflict: the group is tried again afresh
             throw error
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] != nil {
+            throw AtOnceRefused()
         }
     }
 
     /// Moves each user's version once for each batch that stored events of theirs, in batch
     /// order, as batch by batch would: each step starts where the user's previous one ended.
-    /// The caller holds the users' version rows locked (``lockVersions(_:_:_:)``).
+    /// One statement: it reads the versions before, takes a value of the store's sequence for
+    /// each step (handed out in step order), and leaves each user at its last step's. The
+    /// caller holds the users' version rows locked (``lockVersions(_:_:_:)``).
     private func bumpVersions(batchUsers: [[String]], _ conn: PostgresConnection) async throws -> [[String: VersionStep]] {
-        let users = Array(Set(batchUsers.flatMap { $0 })).sorted()
+        let stepUsers = batchUsers.flatMap { $0 }
         var current: [String: Int64] = [:]
-        for try await (user, version) in try await conn.query("""
-            SELECT user_name, version FROM user_versions WHERE user_name = ANY(\(users))
-            """, logger: logger).decode((String, Int64).self) {
-            current[user] = version
+        var values: [Int64] = Array(repeating: 0, count: stepUsers.count)
+        for try await (user, step, value) in try await conn.query("""
+            WITH old AS (SELECT user_name, version FROM user_versions WHERE user_name = ANY(\(stepUsers))),
+                 taken AS (SELECT nextval('store_version') AS v FROM generate_series(1, \(stepUsers.count))),
+                 steps AS (SELECT s.u, s.n, t.v
+                           FROM unnest(\(stepUsers)::text[]) WITH ORDINALITY AS s(u, n)
+                           JOIN (SELECT v, row_number() OVER (ORDER BY v) AS n FROM taken) t USING (n)),
+                 moved AS (UPDATE user_versions x SET version = l.v
+                           FROM (SELECT DISTINCT ON (u) u, v FROM steps ORDER BY u, n DESC) l
+                           WHERE x.user_name = l.u RETURNING 1)
+            SELECT user_name, 0::int8, version FROM old
+            UNION ALL SELECT u, n, v FROM steps
+            """, logger: logger).decode((String, Int64, Int64).self) {
+            if step == 0 { current[user] = value } else { values[Int(step) - 1] = value }
         }
-        let count = batchUsers.reduce(0) { $0 + $1.count }
-        var values: [Int64] = []
-        for try await v in try await conn.query("SELECT nextval('store_version') FROM generate_series(1, \(count))",
-                                                logger: logger).decode(Int64.self) {
-            values.append(v)
-        }
-        values.sort()  // handed out in the order of the steps, whatever order the rows came in
         var next = values.makeIterator()
-        let steps = batchUsers.map { users in
+        return batchUsers.map { users in
             Dictionary(uniqueKeysWithValues: users.map { user in
                 let after = next.next()!
                 defer { current[user] = after }
                 return (user, VersionStep(before: current[user] ?? 0, after: after))
             })
         }
-        try await conn.query("""
-            UPDATE user_versions v SET version = t.version
-            FROM unnest(\(users)::text[], \(users.map { current[$0]! })::int8[]) AS t(u, version) WHERE v.user_name = t.u
-            """, logger: logger)
-        return steps
     }
 }
+
+/// A group the database refused to write at once (``PostgresStore/insertAtOnce(_:ids:_:)``):
+/// it is written again batch by batch.
+struct AtOnceRefused: Error {}

@@ -4,15 +4,24 @@ import PostgresNIO
 
 /// What the HTTP service writes, with the same promises as the SQLite driver (``ServiceStore``).
 extension PostgresStore {
-    /// Appends several batches in one transaction, each in a savepoint: all or nothing per
-    /// batch. Event ids are claimed by `INSERT … ON CONFLICT DO NOTHING RETURNING`, so the same
-    /// retry arriving at two instances at once is stored once. The users' version rows are
-    /// locked first, in name order, so that two instances' groups queue instead of deadlocking.
+    /// Appends several batches in one transaction: the group at once (``insertAtOnce(_:ids:_:)``)
+    /// or, should the database refuse that, in a new transaction batch by batch, each in a
+    /// savepoint: all or nothing per batch. Event ids are claimed by `INSERT … ON CONFLICT DO
+    /// NOTHING RETURNING`, so the same retry arriving at two instances at once is stored once.
+    /// The users' version rows are locked first, in name order, so that two instances' groups
+    /// queue instead of deadlocking.
     public func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>] {
         let users = Set(batches.flatMap { $0.map(\.user) }).sorted()
+        if batches.count > 1 {
+            do {
+                return try await transaction { [self] conn in
+                    let ids = try await lockVersions(users, conn)
+                    return try await insertAtOnce(batches, ids: ids, conn).map { .success($0) }
+                }
+            } catch is AtOnceRefused {}  // written batch by batch below
+        }
         return try await transaction { [self] conn in
             let ids = try await lockVersions(users, conn)
-            if batches.count > 1, let outcomes = try await insertAtOnce(batches, ids: ids, conn) { return outcomes.map { .success($0) } }
             var results: [Result<AppendOutcome, any Error>] = []
             for events in batches {
                 results.append(try await insertInSavepoint(events, ids: ids, conn))
@@ -156,14 +165,18 @@ extension PostgresStore {
     ///
     /// A service's write takes `.noKeyUpdate`, which leaves the row's key alone: a CLI ingest
     /// holds the rows of its users against deletion with `.keyShare` without stopping those
-    /// writes. A row deleted while the lock waited for it is not locked; the user is given a
-    /// row again and locked then, a few times at most.
+    /// writes. The rows the store has are locked first, in one statement (the common case: one
+    /// round trip); then the users without one are given a row, in name order, and locked. A row
+    /// deleted while the lock waited for it is not locked; the user is given a row again and
+    /// locked then, a few times at most. A writer waiting to add a row holds only rows the
+    /// store had, which the writer it waits for has locked already or does not need; were two
+    /// writers ever to deadlock, PostgreSQL ends one and it is tried again (``isRetryable(_:)``).
     @discardableResult
     func lockVersions(_ users: [String], _ conn: PostgresConnection, _ lock: RowLock = .noKeyUpdate) async throws -> [String: Int32] {
         var missing = users.sorted()
         var ids: [String: Int32] = [:]
-        for _ in 0..<8 where !missing.isEmpty {
-            try await addUsers(missing, conn)
+        for attempt in 0..<8 where !missing.isEmpty {
+            if attempt > 0 { try await addUsers(missing, conn) }
             for try await (user, id) in try await conn.query("""
                 SELECT user_name, id FROM user_versions WHERE user_name = ANY(\(missing)) ORDER BY user_name \(unescaped: lock.rawValue)
                 """, logger: logger).decode((String, Int32).self) {
