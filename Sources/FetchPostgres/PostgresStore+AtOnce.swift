@@ -32,9 +32,10 @@ extension PostgresStore {
     /// Moves each user's version once for each batch that stored events of theirs, in batch
     /// order, as batch by batch would: each step starts where the user's previous one ended.
     /// One statement: it reads the versions before, takes a value of the store's sequence for
-    /// each step (handed out in step order), and leaves each user at its last step's. The
-    /// caller holds the users' version rows locked (``lockVersions(_:_:_:)``).
-    private func bumpVersions(batchUsers: [[String]], _ conn: PostgresConnection) async throws -> [[String: VersionStep]] {
+    /// each step (handed out in step order), and leaves each user at its last step's. Every
+    /// user has a version row already (``addUsers(_:_:)``); for the steps to chain, the caller
+    /// holds the rows locked (``lockVersions(_:_:_:)``), so that the versions read are the latest.
+    func bumpVersions(batchUsers: [[String]], _ conn: PostgresConnection) async throws -> [[String: VersionStep]] {
         let stepUsers = batchUsers.flatMap { $0 }
         var current: [String: Int64] = [:]
         var values: [Int64] = Array(repeating: 0, count: stepUsers.count)

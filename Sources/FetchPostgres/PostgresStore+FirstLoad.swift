@@ -25,8 +25,9 @@ extension PostgresStore {
     /// builds the table's key, in the caller's transaction.
     ///
     /// Going through a staging table cost a second write of every row and a join on the user
-    /// and app names; here the users and apps are numbered as the rows stream (``StoreNumbering``), and the rows are
-    /// distinct (``Occurrences``): were two not, adding the key fails and the ingest with it.
+    /// and app names; here the users and apps are numbered as the rows stream
+    /// (``StoreNumbering``), and the rows are distinct (``Occurrences``): were two not, adding
+    /// the key fails and the ingest with it.
     /// A failure anywhere leaves the tables as they were, key included.
     ///
     /// Every user is new to the store, so `learner`, when given, learns each one's model from

@@ -126,22 +126,10 @@ extension PostgresStore {
     }
 
     /// Moves each user's version to a new value of the store's sequence, handed out in name
-    /// order, in the caller's transaction, in one statement. Every user has a version row
-    /// already (``addUsers(_:_:)``). For the steps to chain, the caller holds the rows locked
-    /// (``lockVersions(_:_:_:)``), so that the versions read before are the latest.
+    /// order, in the caller's transaction: a group of one batch (``bumpVersions(batchUsers:_:)``).
     @discardableResult
     func bumpVersions(_ users: [String], _ conn: PostgresConnection) async throws -> [String: VersionStep] {
-        var steps: [String: VersionStep] = [:]
-        for try await (user, before, after) in try await conn.query("""
-            WITH old AS (SELECT user_name, version FROM user_versions WHERE user_name = ANY(\(users))),
-                 new AS (UPDATE user_versions v SET version = n.version
-                         FROM (SELECT u, nextval('store_version') AS version FROM unnest(\(users.sorted())::text[]) AS t(u) ORDER BY u) n
-                         WHERE v.user_name = n.u RETURNING v.user_name, v.version)
-            SELECT new.user_name, old.version, new.version FROM new JOIN old USING (user_name)
-            """, logger: logger).decode((String, Int64, Int64).self) {
-            steps[user] = VersionStep(before: before, after: after)
-        }
-        return steps
+        try await bumpVersions(batchUsers: [Array(Set(users)).sorted()], conn)[0]
     }
 
     /// Gives each of these users a version row, at version 0 (what a missing row reads as)
