@@ -25,7 +25,7 @@ extension PostgresStore {
             appCache.withLockedValue { $0 = [:] }  // a conflict: the group is tried again afresh
             throw error
         } catch let error as PSQLError where error.serverInfo?[.sqlState] != nil {
-            throw AtOnceRefused()
+            throw AtOnceRefused(cause: error)
         }
     }
 
@@ -39,18 +39,7 @@ extension PostgresStore {
         let stepUsers = batchUsers.flatMap { $0 }
         var current: [String: Int64] = [:]
         var values: [Int64] = Array(repeating: 0, count: stepUsers.count)
-        for try await (user, step, value) in try await conn.query("""
-            WITH old AS (SELECT user_name, version FROM user_versions WHERE user_name = ANY(\(stepUsers))),
-                 taken AS (SELECT nextval('store_version') AS v FROM generate_series(1, \(stepUsers.count))),
-                 steps AS (SELECT s.u, s.n, t.v
-                           FROM unnest(\(stepUsers)::text[]) WITH ORDINALITY AS s(u, n)
-                           JOIN (SELECT v, row_number() OVER (ORDER BY v) AS n FROM taken) t USING (n)),
-                 moved AS (UPDATE user_versions x SET version = l.v
-                           FROM (SELECT DISTINCT ON (u) u, v FROM steps ORDER BY u, n DESC) l
-                           WHERE x.user_name = l.u RETURNING 1)
-            SELECT user_name, 0::int8, version FROM old
-            UNION ALL SELECT u, n, v FROM steps
-            """, logger: logger).decode((String, Int64, Int64).self) {
+        for try await (user, step, value) in try await conn.execute(StepVersions(stepUsers: stepUsers), logger: logger) {
             if step == 0 { current[user] = value } else { values[Int(step) - 1] = value }
         }
         var next = values.makeIterator()
@@ -65,5 +54,8 @@ extension PostgresStore {
 }
 
 /// A group the database refused to write at once (``PostgresStore/insertAtOnce(_:ids:_:)``):
-/// it is written again batch by batch.
-struct AtOnceRefused: Error {}
+/// it is written again batch by batch; a group of one batch has failed.
+struct AtOnceRefused: Error {
+    /// The database's refusal.
+    var cause: any Error
+}

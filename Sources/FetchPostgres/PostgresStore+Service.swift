@@ -6,19 +6,21 @@ import PostgresNIO
 extension PostgresStore {
     /// Appends several batches in one transaction: the group at once (``insertAtOnce(_:ids:_:)``)
     /// or, should the database refuse that, in a new transaction batch by batch, each in a
-    /// savepoint: all or nothing per batch. Event ids are claimed by `INSERT … ON CONFLICT DO
+    /// savepoint: all or nothing per batch (a group of one batch needs no second try: its refusal
+    /// is its failure). Event ids are claimed by `INSERT … ON CONFLICT DO
     /// NOTHING RETURNING`, so the same retry arriving at two instances at once is stored once.
     /// The users' version rows are locked first, in name order, so that two instances' groups
     /// queue instead of deadlocking.
     public func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>] {
         let users = Set(batches.flatMap { $0.map(\.user) }).sorted()
-        if batches.count > 1 {
-            do {
-                return try await transaction { [self] conn in
-                    let ids = try await lockVersions(users, conn)
-                    return try await insertAtOnce(batches, ids: ids, conn).map { .success($0) }
-                }
-            } catch is AtOnceRefused {}  // written batch by batch below
+        do {
+            return try await transaction { [self] conn in
+                let ids = try await lockVersions(users, conn)
+                return try await insertAtOnce(batches, ids: ids, conn).map { .success($0) }
+            }
+        } catch let refused as AtOnceRefused {
+            // A batch alone is all or nothing as it is: the transaction rolled back, it failed.
+            if batches.count == 1 { return [.failure(Self.notStored(refused.cause))] }
         }
         return try await transaction { [self] conn in
             let ids = try await lockVersions(users, conn)
@@ -42,13 +44,18 @@ extension PostgresStore {
             return .success(outcome)
         } catch where !Self.isRetryable(error) {
             try await conn.query("ROLLBACK TO SAVEPOINT batch", logger: logger)
-            return .failure(InputError("the batch was not stored: \(Self.describe(error))"))
+            return .failure(Self.notStored(error))
         } catch {
             // A conflict with another instance's write: the whole group is tried again
             // (``transaction(readOnly:_:)``), with app ids read afresh.
             appCache.withLockedValue { $0 = [:] }
             throw error
         }
+    }
+
+    /// A batch's failure, as its client is told.
+    static func notStored(_ error: any Error) -> InputError {
+        InputError("the batch was not stored: \(describe(error))")
     }
 
     private func insert(_ batch: [IdentifiedEvent], ids: [String: Int32], _ conn: PostgresConnection) async throws -> AppendOutcome {
@@ -64,11 +71,7 @@ extension PostgresStore {
     func claim(_ batches: [[IdentifiedEvent]], _ conn: PostgresConnection) async throws -> [[IdentifiedEvent]] {
         let all = batches.flatMap { $0 }
         var claimed = Set<ClaimedID>()
-        for try await (user, id) in try await conn.query("""
-            INSERT INTO event_ids (user_name, id)
-            SELECT u, i FROM unnest(\(all.map(\.user))::text[], \(all.map(\.id))::text[]) AS t(u, i)
-            ON CONFLICT DO NOTHING RETURNING user_name, id
-            """, logger: logger).decode((String, String).self) {
+        for try await (user, id) in try await conn.execute(ClaimIDs(users: all.map(\.user), ids: all.map(\.id)), logger: logger) {
             claimed.insert(ClaimedID(user: user, id: id))
         }
         return batches.map { batch in batch.filter { claimed.remove(ClaimedID(user: $0.user, id: $0.id)) != nil } }
@@ -83,24 +86,12 @@ extension PostgresStore {
             guard let id = ids[e.user] else { throw InputError("no id for user '\(e.user)'") }
             return id
         }
-        try await conn.query("""
-            INSERT INTO events (user_id, ts, kind, app, value, occurrence, utc_offset, unix_form)
-            SELECT u, ts, k, a, v,
-                   (SELECT count(*) FROM events e WHERE e.user_id = t.u AND e.ts = t.ts AND e.kind = t.k AND e.app = t.a AND e.value = t.v)
-                     + row_number() OVER (PARTITION BY u, ts, k, a, v ORDER BY n) - 1,
-                   o, f
-            FROM unnest(\(users)::int4[], \(events.map(\.time.millis))::int8[],
-                        \(events.map { Int16($0.kind.rawValue) })::int2[],
-                        \(added.map { $0.event.app < 0 ? 0 : appIDs[$0.appName] ?? 0 })::int4[],
-                        \(events.map(\.value))::int2[], \(events.map(\.offsetMinutes))::int2[], \(events.map(\.unixForm))::bool[])
-                 WITH ORDINALITY AS t(u, ts, k, a, v, o, f, n)
-            """, logger: logger)
+        try await conn.execute(InsertEvents(users: users, times: events.map(\.time.millis), kinds: events.map { Int16($0.kind.rawValue) },
+                                            apps: added.map { $0.event.app < 0 ? 0 : appIDs[$0.appName] ?? 0 },
+                                            values: events.map(\.value), offsets: events.map(\.offsetMinutes),
+                                            unixForms: events.map(\.unixForm)), logger: logger)
         let pairs = Set(added.filter { $0.event.app >= 0 }.map { [$0.user, $0.appName] })
-        try await conn.query("""
-            INSERT INTO user_apps (user_name, app)
-            SELECT u, a FROM unnest(\(pairs.map { $0[0] })::text[], \(pairs.map { Int32(appIDs[$0[1]] ?? 0) })::int4[]) AS t(u, a)
-            ON CONFLICT DO NOTHING
-            """, logger: logger)
+        try await conn.execute(InsertUserApps(users: pairs.map { $0[0] }, apps: pairs.map { Int32(appIDs[$0[1]] ?? 0) }), logger: logger)
     }
 
     /// The ids of these app names, adding the names the store does not have yet, in the order
@@ -165,11 +156,11 @@ extension PostgresStore {
         var ids: [String: Int32] = [:]
         for attempt in 0..<8 where !missing.isEmpty {
             if attempt > 0 { try await addUsers(missing, conn) }
-            for try await (user, id) in try await conn.query("""
-                SELECT user_name, id FROM user_versions WHERE user_name = ANY(\(missing)) ORDER BY user_name \(unescaped: lock.rawValue)
-                """, logger: logger).decode((String, Int32).self) {
-                ids[user] = id
+            let rows = switch lock {
+            case .noKeyUpdate: try await conn.execute(LockVersionRows<NoKeyUpdate>(users: missing), logger: logger)
+            case .keyShare: try await conn.execute(LockVersionRows<KeyShare>(users: missing), logger: logger)
             }
+            for try await (user, id) in rows { ids[user] = id }
             missing.removeAll { ids[$0] != nil }
         }
         guard missing.isEmpty else { throw InputError("the version row of user '\(missing[0])' was deleted each time it was locked") }
@@ -177,11 +168,11 @@ extension PostgresStore {
     }
 
     /// How ``lockVersions(_:_:_:)`` holds the rows.
-    enum RowLock: String {
-        /// A write about the user: queues behind any other, not behind an ingest's hold.
-        case noKeyUpdate = "FOR NO KEY UPDATE"
-        /// An ingest's hold: only a deletion of the row waits for it.
-        case keyShare = "FOR KEY SHARE"
+    enum RowLock {
+        /// A write about the user (``NoKeyUpdate``).
+        case noKeyUpdate
+        /// An ingest's hold (``KeyShare``).
+        case keyShare
     }
 
     /// Stores a reported fetch; nil when the same (user, app, start) was stored before.

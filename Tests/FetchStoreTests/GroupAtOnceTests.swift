@@ -28,7 +28,7 @@ struct GroupAtOnceTests {
         var stamps: [String: Int64] = [:]  // each user's version as the steps tell it
         for _ in 0..<12 {
             // Ids repeated within a batch, across the group's batches and across groups; events alike but for their id.
-            let group = (0..<rng.int(in: 2...5)).map { _ in
+            let group = (0..<rng.int(in: 1...5)).map { _ in  // a group of one batch too: it has no second try
                 (0..<rng.int(in: 0...8)).map { _ in
                     ServiceStoreTests.event("e\(rng.int(in: 0...40))", user: "t/u\(rng.int(in: 0...3))",
                                             minute: Int64(rng.int(in: 0...30)), app: rng.chance(0.8) ? "app\(rng.int(in: 0...4))" : nil)
@@ -63,6 +63,26 @@ struct GroupAtOnceTests {
                                                   "added [\"acme/u2/c\"] users [\"acme/u2\"]"])
         #expect(try await pg.history(user: "acme/u1").events.count == 1)
         #expect(try await pg.history(user: "acme/u2").events.count == 1)
+        await pg.close()
+        try await db.drop()
+    }
+
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func aBatchAloneThatTheDatabaseRefusesFailsWithTheReasonAndLeavesNothing() async throws {
+        let db = try await TestDatabase.make()
+        let pg = try await PostgresStore(url: db.url)
+        let bad = [ServiceStoreTests.event("a", minute: 1), ServiceStoreTests.event("b", minute: 2, app: "bad\u{0}app")]
+        let results = try await pg.appendGroup([bad])
+        guard case .failure(let error) = try #require(results.first) else {
+            Issue.record("a refused batch was stored")
+            return
+        }
+        #expect("\(error)".hasPrefix("the batch was not stored: "), "the database's reason is kept: \(error)")
+        #expect(try await pg.history(user: "acme/u1").events.isEmpty, "nothing of the batch is stored")
+        #expect(try await pg.version(user: "acme/u1").version == 0, "nor its version step")
+        // The claimed ids went with it: the batch sent again without the bad event is stored whole.
+        let again = try await pg.appendGroup([[bad[0]]])
+        #expect(again.map(Self.outcomeText) == ["added [\"acme/u1/a\"] users [\"acme/u1\"]"])
         await pg.close()
         try await db.drop()
     }

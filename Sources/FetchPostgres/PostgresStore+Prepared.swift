@@ -1,0 +1,158 @@
+import FetchStorage
+import PostgresNIO
+
+/// The statements every write of the service runs, prepared once on each connection
+/// (PostgresNIO's `PostgresPreparedStatement`) rather than parsed and planned on every call:
+/// the database's statement statistics under the ingest route's load showed their planning
+/// (Benchmarks/RESULTS.md). Their text is here and nowhere else.
+///
+/// Each has a short name of its own, within the 63 bytes PostgreSQL keeps of a name: the
+/// default, the type's full name, is longer, and the two locks' would share their first 63.
+extension PostgresStore {
+    /// Locks the version rows of `users`, in name order, and reads their integer ids
+    /// (``PostgresStore/lockVersions(_:_:_:)``); `Lock` says how the rows are held.
+    struct LockVersionRows<Lock: VersionRowLock>: PostgresPreparedStatement {
+        static var name: String { "fetchsched_lock_\(Lock.name)" }
+        static var sql: String { "SELECT user_name, id FROM user_versions WHERE user_name = ANY($1) ORDER BY user_name \(Lock.clause)" }
+        typealias Row = (String, Int32)
+        var users: [String]
+
+        func makeBindings() -> PostgresBindings {
+            var b = PostgresBindings()
+            b.append(users)
+            return b
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// Claims event ids, each for its user; returns those it claimed (``PostgresStore/claim(_:_:)``).
+    struct ClaimIDs: PostgresPreparedStatement {
+        static let name = "fetchsched_claim"
+        static let sql = """
+            INSERT INTO event_ids (user_name, id)
+            SELECT u, i FROM unnest($1::text[], $2::text[]) AS t(u, i)
+            ON CONFLICT DO NOTHING RETURNING user_name, id
+            """
+        typealias Row = (String, String)
+        var users: [String]
+        var ids: [String]
+
+        func makeBindings() -> PostgresBindings {
+            var b = PostgresBindings()
+            b.append(users)
+            b.append(ids)
+            return b
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// Stores events in the order given, each numbered among the user's alike events
+    /// (``PostgresStore/insertEvents(_:ids:_:)``).
+    struct InsertEvents: PostgresPreparedStatement {
+        static let name = "fetchsched_events"
+        static let sql = """
+            INSERT INTO events (user_id, ts, kind, app, value, occurrence, utc_offset, unix_form)
+            SELECT u, ts, k, a, v,
+                   (SELECT count(*) FROM events e WHERE e.user_id = t.u AND e.ts = t.ts AND e.kind = t.k AND e.app = t.a AND e.value = t.v)
+                     + row_number() OVER (PARTITION BY u, ts, k, a, v ORDER BY n) - 1,
+                   o, f
+            FROM unnest($1::int4[], $2::int8[], $3::int2[], $4::int4[], $5::int2[], $6::int2[], $7::bool[])
+                 WITH ORDINALITY AS t(u, ts, k, a, v, o, f, n)
+            """
+        typealias Row = ()
+        var users: [Int32]
+        var times: [Int64]
+        var kinds: [Int16]
+        var apps: [Int32]
+        var values: [Int16]
+        var offsets: [Int16]
+        var unixForms: [Bool]
+
+        func makeBindings() -> PostgresBindings {
+            var b = PostgresBindings()
+            b.append(users)
+            b.append(times)
+            b.append(kinds)
+            b.append(apps)
+            b.append(values)
+            b.append(offsets)
+            b.append(unixForms)
+            return b
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {}
+    }
+
+    /// Notes which apps each user has used (table `user_apps`).
+    struct InsertUserApps: PostgresPreparedStatement {
+        static let name = "fetchsched_user_apps"
+        static let sql = """
+            INSERT INTO user_apps (user_name, app)
+            SELECT u, a FROM unnest($1::text[], $2::int4[]) AS t(u, a)
+            ON CONFLICT DO NOTHING
+            """
+        typealias Row = ()
+        var users: [String]
+        var apps: [Int32]
+
+        func makeBindings() -> PostgresBindings {
+            var b = PostgresBindings()
+            b.append(users)
+            b.append(apps)
+            return b
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {}
+    }
+
+    /// Moves versions a step per user of each batch, chained (``PostgresStore/bumpVersions(batchUsers:_:)``):
+    /// rows of the versions before (step 0), then each step's new value by its number.
+    struct StepVersions: PostgresPreparedStatement {
+        static let name = "fetchsched_steps"
+        static let sql = """
+            WITH old AS (SELECT user_name, version FROM user_versions WHERE user_name = ANY($1)),
+                 taken AS (SELECT nextval('store_version') AS v FROM unnest($1::text[])),
+                 steps AS (SELECT s.u, s.n, t.v
+                           FROM unnest($1::text[]) WITH ORDINALITY AS s(u, n)
+                           JOIN (SELECT v, row_number() OVER (ORDER BY v) AS n FROM taken) t USING (n)),
+                 moved AS (UPDATE user_versions x SET version = l.v
+                           FROM (SELECT DISTINCT ON (u) u, v FROM steps ORDER BY u, n DESC) l
+                           WHERE x.user_name = l.u RETURNING 1)
+            SELECT user_name, 0::int8, version FROM old
+            UNION ALL SELECT u, n, v FROM steps
+            """
+        typealias Row = (String, Int64, Int64)
+        var stepUsers: [String]
+
+        func makeBindings() -> PostgresBindings {
+            var b = PostgresBindings()
+            b.append(stepUsers)
+            return b
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+}
+
+/// How ``PostgresStore/LockVersionRows`` holds the rows it locks.
+protocol VersionRowLock: Sendable {
+    static var clause: String { get }
+    /// The end of its statement's name.
+    static var name: String { get }
+}
+
+extension PostgresStore {
+    /// A write about the user: queues behind any other, not behind an ingest's hold.
+    enum NoKeyUpdate: VersionRowLock {
+        static var clause: String { "FOR NO KEY UPDATE" }
+        static var name: String { "write" }
+    }
+
+    /// An ingest's hold: only a deletion of the row waits for it.
+    enum KeyShare: VersionRowLock {
+        static var clause: String { "FOR KEY SHARE" }
+        static var name: String { "hold" }
+    }
+}
