@@ -109,14 +109,17 @@ extension PostgresStore {
 
     /// Moves versions a step per user of each batch, chained (``PostgresStore/bumpVersions(batchUsers:_:)``):
     /// rows of the versions before (step 0), then each step's new value by its number.
+    ///
+    /// Its plan is kept for every call, made without knowing how many steps come (a service's
+    /// group has a few, a command line's ingest one per user of the log): the sequence's values
+    /// are handed to the steps by their place in one sorted array, not by a join, so that no
+    /// plan for a few rows can make it quadratic in many.
     struct StepVersions: PostgresPreparedStatement {
         static let name = "fetchsched_steps"
         static let sql = """
             WITH old AS (SELECT user_name, version FROM user_versions WHERE user_name = ANY($1)),
-                 taken AS (SELECT nextval('store_version') AS v FROM unnest($1::text[])),
-                 steps AS (SELECT s.u, s.n, t.v
-                           FROM unnest($1::text[]) WITH ORDINALITY AS s(u, n)
-                           JOIN (SELECT v, row_number() OVER (ORDER BY v) AS n FROM taken) t USING (n)),
+                 taken AS (SELECT array_agg(v ORDER BY v) AS vs FROM (SELECT nextval('store_version') AS v FROM unnest($1::text[])) t),
+                 steps AS (SELECT s.u, s.n, taken.vs[s.n] AS v FROM unnest($1::text[]) WITH ORDINALITY AS s(u, n), taken),
                  moved AS (UPDATE user_versions x SET version = l.v
                            FROM (SELECT DISTINCT ON (u) u, v FROM steps ORDER BY u, n DESC) l
                            WHERE x.user_name = l.u RETURNING 1)
