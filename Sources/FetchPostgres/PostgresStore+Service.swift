@@ -6,10 +6,10 @@ import PostgresNIO
 extension PostgresStore {
     /// Appends several batches in one transaction: the group at once (``insertAtOnce(_:ids:_:)``)
     /// or, should the database refuse that, in a new transaction batch by batch, each in a
-    /// savepoint: all or nothing per batch (a group of one batch needs no second try: its refusal
-    /// is its failure). Event ids are claimed by `INSERT … ON CONFLICT DO
-    /// NOTHING RETURNING`, so the same retry arriving at two instances at once is stored once.
-    /// The users' version rows are locked first, in name order, so that two instances' groups
+    /// savepoint: all or nothing per batch (a group of one batch needs no second try: its
+    /// refusal is its failure). Event ids are claimed by `INSERT … ON CONFLICT DO NOTHING
+    /// RETURNING`, so the same retry arriving at two instances at once is stored once. The
+    /// users' version rows are locked first, in name order, so that two instances' groups
     /// queue instead of deadlocking.
     public func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>] {
         let users = Set(batches.flatMap { $0.map(\.user) }).sorted()

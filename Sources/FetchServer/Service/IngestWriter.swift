@@ -2,8 +2,9 @@ import FetchStorage
 import FetchSQLite
 
 /// Group commit for event ingest: batches that arrive while a transaction is being written
-/// wait and go into the next one together, each in its own savepoint (still all or nothing),
-/// and every request is answered only after the commit that holds its batch.
+/// wait and go into the next one together, each still all or nothing (``ServiceStore/appendGroup(_:)``
+/// says how each store keeps it so), and every request is answered only after the commit that
+/// holds its batch.
 ///
 /// A store with one writer (SQLite) has one transaction in flight; a store with several
 /// (PostgreSQL, ``ServiceStore/writers``) has up to that many, each on its own connection.
