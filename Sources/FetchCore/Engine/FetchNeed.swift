@@ -54,8 +54,6 @@ extension UserView {
     /// Joules of a typical fetch of `app` now (its median duration and bytes on the current
     /// network), without the radio's wake when a wake is under way.
     public func fetchJoules(of app: AppState, sharedWake: Bool) -> Double {
-        let p = app.settings.profile
-        return Double(scenario.energy.fetchMicroJ(ms: p.durationMedian, bytes: p.bytes, network: context.network,
-                                                  sharedWake: sharedWake)) / 1_000_000
+        Double(app.costs.typical(network: context.network, sharedWake: sharedWake)) / 1_000_000
     }
 }
