@@ -115,9 +115,10 @@ public struct AdaptivePolicy: FetchPolicy {
         }
         var paced: Double? = nil  // the pacing estimate, computed when first needed
         let calibration = state.calibration  // as the decision began, whatever it settles
-        for app in view.apps where app.opens >= 2 {
-            guard let value = evaluate(app, point, view: view, horizon: horizon, calibration: calibration, state: &state,
+        for i in view.apps.indices where view.apps[i].opens >= 2 {  // by index: a for-in copies each app's state out
+            guard let value = evaluate(view.apps[i], point, view: view, horizon: horizon, calibration: calibration, state: &state,
                                        paced: &paced, stretch: stretch, note: nil) else { continue }
+            let app = view.apps[i]
             decision.fetches.append(app.id)
             if case .window = app.settings.content {
                 // A fetch before the open came expected rescues of its own, and brought none.
@@ -220,8 +221,7 @@ public struct AdaptivePolicy: FetchPolicy {
 
     /// Whether expected rescues clear the bar a fetch's cost sets.
     @inline(__always)
-    static func worth(_ rescues: Double, bar: Double) -> Bool { rescues >= bar
-    }
+    static func worth(_ rescues: Double, bar: Double) -> Bool { rescues >= bar }
 
     /// The least expected rescues per joule worth a fetch: the policy's own, else the scenario's.
     func minimum(_ view: UserView) -> Double { minRescuesPerJoule ?? view.scenario.minRescuesPerJoule }
