@@ -150,4 +150,29 @@ struct EngineStateTests {
         check(PushAdaptivePolicy(alsoFetch: true))
         check(OraclePolicy())
     }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func theCostsKeptWithAnAppAreTheEnergyModelsOnEveryNetworkWithAndWithoutAWake(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<200 {
+            func radio() -> RadioModel {
+                RadioModel(wakeJoules: rng.unit() * 5, joulesPerMB: rng.unit() * 20, tail: Int64(rng.int(in: 0...20_000)))
+            }
+            let energy = EnergyModel(processingWatts: rng.unit() * 3, wifi: radio(), cellular: radio())
+            let median = Int64(rng.int(in: 1...29_000))
+            let profile = FetchProfile(durationMedian: median, durationP95: median + Int64(rng.int(in: 0...1_000)),
+                                       bytes: Int64(rng.int(in: 0...5_000_000)), noDataBytes: Int64(rng.int(in: 0...5_000_000)),
+                                       failureRate: rng.unit())
+            let costs = FetchCosts(settings: AppSettings(interval: .minimum, content: .window(Millis.hour), profile: profile), energy: energy)
+            for network in Network.allCases {
+                for shared in [false, true] {
+                    #expect(costs.typical(network: network, sharedWake: shared)
+                        == energy.fetchMicroJ(ms: profile.durationMedian, bytes: profile.bytes, network: network, sharedWake: shared))
+                    #expect(costs.worst(network: network, sharedWake: shared)
+                        == energy.fetchMicroJ(ms: Millis.deadline, bytes: max(profile.bytes, profile.noDataBytes), network: network,
+                                              sharedWake: shared))
+                }
+            }
+        }
+    }
 }
