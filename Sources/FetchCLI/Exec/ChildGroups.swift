@@ -9,6 +9,13 @@ import Synchronization
 /// keeps the default actions. After killing the groups the run exits with 128 + the signal's
 /// number, as a shell reports a process the signal ended (libdispatch reads the signal from a
 /// signalfd, so raising it again would only come back to this handler).
+///
+/// A stop signal reaches the run by one of two ways, and both lead here. libdispatch's signal
+/// source reads it when every thread blocks it (its own threads do). A thread that does not
+/// block it takes it itself: the signal's action then runs on that thread, and were it
+/// "ignore" (as libdispatch's sources usually want) the signal would be lost there, and the
+/// run would go on until its policy's timeout. So the action is a handler that only writes
+/// the signal's number to a pipe (what a handler may safely do), which the queue reads.
 final class ChildGroups: Sendable {
     static let shared = ChildGroups()
     static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -36,8 +43,26 @@ final class ChildGroups: Sendable {
         sources.withLock { sources in
             guard sources.isEmpty else { return }
             signal(SIGPIPE, SIG_IGN)  // a policy that exits early must not kill the run
+            var ends: [Int32] = [-1, -1]
+            if pipe(&ends) == 0 {
+                for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+                _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)  // a handler never waits
+                let reader = ends[0]
+                let source = DispatchSource.makeReadSource(fileDescriptor: reader, queue: queue)
+                source.setEventHandler { [self] in
+                    var number: UInt8 = 0
+                    if read(reader, &number, 1) == 1 { stop(by: Int32(number)) }
+                }
+                source.resume()
+                stopSignalPipeReader = source
+                stopSignalPipe = ends[1]
+            }
             for sig in Self.stopSignals {
-                signal(sig, SIG_IGN)
+                var action = sigaction()
+                action.__sigaction_handler.sa_handler = stopSignalHandler
+                sigemptyset(&action.sa_mask)
+                action.sa_flags = SA_RESTART
+                sigaction(sig, &action, nil)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
                 source.setEventHandler { [self] in stop(by: sig) }
                 source.resume()
@@ -85,4 +110,17 @@ final class ChildGroups: Sendable {
         }
         return false
     }
+}
+
+/// The write end of the pipe the stop signals' handler writes to; set once, before the handler
+/// is installed, and read by it only.
+nonisolated(unsafe) private var stopSignalPipe: Int32 = -1
+/// The pipe's reader, kept for the run's life; set once, under ``ChildGroups``' lock.
+nonisolated(unsafe) private var stopSignalPipeReader: (any DispatchSourceRead)?
+
+/// The stop signals' action on a thread that does not block them: the signal's number into the
+/// pipe (`write` is safe in a handler), for ``ChildGroups`` to act on off the signal's thread.
+private let stopSignalHandler: @convention(c) (Int32) -> Void = { sig in
+    var number = UInt8(truncatingIfNeeded: sig)
+    _ = write(stopSignalPipe, &number, 1)
 }
