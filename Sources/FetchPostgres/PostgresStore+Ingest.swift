@@ -89,7 +89,7 @@ extension PostgresStore {
         // find their users' ids and no deletion of one of them runs in between.
         try await lockVersions(source.users.names, conn, .keyShare)
         // App ids in the order the source first named them, as the SQLite driver numbers them.
-        _ = try await appIDs(for: source.apps.names, conn)
+        try await addApps(source.apps.names, conn)
         try await conn.query("ANALYZE staging", logger: logger)
         stats.inserted = try await moveStaged(conn, staged: stats.read)
         try await conn.query("""
@@ -232,5 +232,16 @@ extension PostgresStore {
         } else {
             buffer.writeString(text)
         }
+    }
+
+    /// Adds the app names the store does not have yet, in the order first given.
+    func addApps(_ names: [String], _ conn: PostgresConnection) async throws {
+        var seen = Set<String>()
+        let ordered = names.filter { seen.insert($0).inserted }
+        guard !ordered.isEmpty else { return }
+        try await conn.query("""
+            INSERT INTO apps (name) SELECT n FROM unnest(\(ordered)::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i
+            ON CONFLICT (name) DO NOTHING
+            """, logger: logger)
     }
 }

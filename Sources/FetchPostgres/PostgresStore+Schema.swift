@@ -139,6 +139,11 @@ extension PostgresStore {
             "ALTER TABLE events_by_id RENAME TO events",
             "ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (user_id, ts, kind, app, value, occurrence)",
         ],
+        [
+            // A service's group of batches written in one call (PostgresStore+AppendFunction.swift), so that
+            // a group is one round trip and one statement's transaction instead of seven.
+            appendGroupFunction,
+        ],
     ]
 
     /// Applies the migrations the database has not had (through number `last`), in one

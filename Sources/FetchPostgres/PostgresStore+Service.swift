@@ -4,52 +4,44 @@ import PostgresNIO
 
 /// What the HTTP service writes, with the same promises as the SQLite driver (``ServiceStore``).
 extension PostgresStore {
-    /// Appends several batches in one transaction: the group at once (``insertAtOnce(_:ids:_:)``)
-    /// or, should the database refuse that, in a new transaction batch by batch, each in a
-    /// savepoint: all or nothing per batch (a group of one batch needs no second try: its
-    /// refusal is its failure). Event ids are claimed by `INSERT … ON CONFLICT DO NOTHING
-    /// RETURNING`, so the same retry arriving at two instances at once is stored once. The
-    /// users' version rows are locked first, in name order, so that two instances' groups
-    /// queue instead of deadlocking.
+    /// Appends several batches: the group in one call of a function in the database
+    /// (``appendAtOnce(_:_:)``), its own transaction, or, should the database refuse that, in a
+    /// transaction batch by batch, each in a savepoint: all or nothing per batch (a group of one
+    /// batch needs no second try: its refusal is its failure). Event ids are claimed by `INSERT …
+    /// ON CONFLICT DO NOTHING`, so the same retry arriving at two instances at once is stored
+    /// once. The users' version rows are locked first, in name order, so that two instances'
+    /// groups queue instead of deadlocking.
     public func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>] {
-        let users = Set(batches.flatMap { $0.map(\.user) }).sorted()
         do {
-            return try await transaction { [self] conn in
-                let ids = try await lockVersions(users, conn)
-                return try await insertAtOnce(batches, ids: ids, conn).map { .success($0) }
-            }
+            return try await retrying { [self] conn in try await appendAtOnce(batches, conn).map { .success($0) } }
         } catch let refused as AtOnceRefused {
-            // A batch alone is all or nothing as it is: the transaction rolled back, it failed.
+            // A batch alone is all or nothing as it is: nothing of the call was kept, it failed.
             if batches.count == 1 { return [.failure(Self.notStored(refused.cause))] }
         }
+        let users = Set(batches.flatMap { $0.map(\.user) }).sorted()
         return try await transaction { [self] conn in
-            let ids = try await lockVersions(users, conn)
+            try await lockVersions(users, conn)
             var results: [Result<AppendOutcome, any Error>] = []
             for events in batches {
-                results.append(try await insertInSavepoint(events, ids: ids, conn))
+                results.append(try await insertInSavepoint(events, conn))
             }
             return results
         }
     }
 
-    /// One batch, all or nothing. A batch that named an app another instance has since deleted
-    /// (a stale ``appCache`` entry, caught by the foreign key), or met another instance's write
-    /// on a key, fails the group, which is tried again afresh.
-    private func insertInSavepoint(_ events: [IdentifiedEvent], ids: [String: Int32], _ conn: PostgresConnection) async throws
+    /// One batch, all or nothing. A batch that met another instance's write on a key, or named
+    /// an app another instance deleted meanwhile, fails the group, which is tried again afresh
+    /// (``transaction(readOnly:_:)``).
+    private func insertInSavepoint(_ events: [IdentifiedEvent], _ conn: PostgresConnection) async throws
         -> Result<AppendOutcome, any Error> {
         try await conn.query("SAVEPOINT batch", logger: logger)
         do {
-            let outcome = try await insert(events, ids: ids, conn)
+            let outcome = try await appendAtOnce([events], conn)[0]
             try await conn.query("RELEASE SAVEPOINT batch", logger: logger)
             return .success(outcome)
-        } catch where !Self.isRetryable(error) {
+        } catch let refused as AtOnceRefused {
             try await conn.query("ROLLBACK TO SAVEPOINT batch", logger: logger)
-            return .failure(Self.notStored(error))
-        } catch {
-            // A conflict with another instance's write: the whole group is tried again
-            // (``transaction(readOnly:_:)``), with app ids read afresh.
-            appCache.withLockedValue { $0 = [:] }
-            throw error
+            return .failure(Self.notStored(refused.cause))
         }
     }
 
@@ -58,62 +50,27 @@ extension PostgresStore {
         InputError("the batch was not stored: \(describe(error))")
     }
 
-    private func insert(_ batch: [IdentifiedEvent], ids: [String: Int32], _ conn: PostgresConnection) async throws -> AppendOutcome {
-        let added = try await claim([batch], conn)[0]
-        guard !added.isEmpty else { return AppendOutcome(added: [], steps: [:]) }
-        try await insertEvents(added, ids: ids, conn)
-        return AppendOutcome(added: added, steps: try await bumpVersions(Set(added.map(\.user)).sorted(), conn))
-    }
-
-    /// Claims the ids of the batches' events (``ServiceStore``: an id already claimed adds
-    /// nothing); returns each batch's events whose ids it claimed. The first item with a
-    /// claimed id is the one stored: a batch, or a later batch of the group, may repeat it.
-    func claim(_ batches: [[IdentifiedEvent]], _ conn: PostgresConnection) async throws -> [[IdentifiedEvent]] {
-        let all = batches.flatMap { $0 }
-        var claimed = Set<ClaimedID>()
-        for try await (user, id) in try await conn.execute(ClaimIDs(users: all.map(\.user), ids: all.map(\.id)), logger: logger) {
-            claimed.insert(ClaimedID(user: user, id: id))
+    /// Moves each user's version once for each batch that stored events of theirs, in batch
+    /// order, as batch by batch would: each step starts where the user's previous one ended.
+    /// One statement: it reads the versions before, takes a value of the store's sequence for
+    /// each step (handed out in step order), and leaves each user at its last step's. Every
+    /// user has a version row already (``addUsers(_:_:)``); for the steps to chain, the caller
+    /// holds the rows locked (``lockVersions(_:_:_:)``), so that the versions read are the latest.
+    func bumpVersions(batchUsers: [[String]], _ conn: PostgresConnection) async throws -> [[String: VersionStep]] {
+        let stepUsers = batchUsers.flatMap { $0 }
+        var current: [String: Int64] = [:]
+        var values: [Int64] = Array(repeating: 0, count: stepUsers.count)
+        for try await (user, step, value) in try await conn.execute(StepVersions(stepUsers: stepUsers), logger: logger) {
+            if step == 0 { current[user] = value } else { values[Int(step) - 1] = value }
         }
-        return batches.map { batch in batch.filter { claimed.remove(ClaimedID(user: $0.user, id: $0.id)) != nil } }
-    }
-
-    /// Stores claimed events, in order, each numbered among the user's alike events, and the
-    /// users' apps. `ids` are the users' integer ids (``lockVersions(_:_:_:)``).
-    func insertEvents(_ added: [IdentifiedEvent], ids: [String: Int32], _ conn: PostgresConnection) async throws {
-        let appIDs = try await appIDs(for: added.filter { $0.event.app >= 0 }.map(\.appName), conn)
-        let events = added.map(\.event)
-        let users = try added.map { e in
-            guard let id = ids[e.user] else { throw InputError("no id for user '\(e.user)'") }
-            return id
+        var next = values.makeIterator()
+        return batchUsers.map { users in
+            Dictionary(uniqueKeysWithValues: users.map { user in
+                let after = next.next()!
+                defer { current[user] = after }
+                return (user, VersionStep(before: current[user] ?? 0, after: after))
+            })
         }
-        try await conn.execute(InsertEvents(users: users, times: events.map(\.time.millis), kinds: events.map { Int16($0.kind.rawValue) },
-                                            apps: added.map { $0.event.app < 0 ? 0 : appIDs[$0.appName] ?? 0 },
-                                            values: events.map(\.value), offsets: events.map(\.offsetMinutes),
-                                            unixForms: events.map(\.unixForm)), logger: logger)
-        let pairs = Set(added.filter { $0.event.app >= 0 }.map { [$0.user, $0.appName] })
-        try await conn.execute(InsertUserApps(users: pairs.map { $0[0] }, apps: pairs.map { Int32(appIDs[$0[1]] ?? 0) }), logger: logger)
-    }
-
-    /// The ids of these app names, adding the names the store does not have yet, in the order
-    /// first given (as the SQLite driver numbers them).
-    func appIDs(for names: [String], _ conn: PostgresConnection) async throws -> [String: Int32] {
-        var seen = Set<String>()
-        let wanted = Set(names)
-        var ids = appCache.withLockedValue { cache in cache.filter { wanted.contains($0.key) } }
-        let ordered = names.filter { ids[$0] == nil && seen.insert($0).inserted }
-        guard !ordered.isEmpty else { return ids }
-        try await conn.query("""
-            INSERT INTO apps (name) SELECT n FROM unnest(\(ordered)::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i
-            ON CONFLICT (name) DO NOTHING
-            """, logger: logger)
-        var found: [String: Int32] = [:]
-        for try await (id, name) in try await conn.query("SELECT id, name FROM apps WHERE name = ANY(\(ordered))", logger: logger)
-            .decode((Int32, String).self) {
-            found[name] = id
-        }
-        appCache.withLockedValue { $0.merge(found) { _, new in new } }
-        ids.merge(found) { _, new in new }
-        return ids
     }
 
     /// Moves each user's version to a new value of the store's sequence, handed out in name
@@ -230,7 +187,6 @@ extension PostgresStore {
             try await conn.query("""
                 DELETE FROM apps a WHERE a.id = ANY(\(apps)) AND NOT EXISTS (SELECT 1 FROM user_apps u WHERE u.app = a.id)
                 """, logger: logger)
-            appCache.withLockedValue { $0 = [:] }
             for table in ["event_ids", "intervals", "fetch_results", "models"] {
                 try await conn.query("DELETE FROM \(unescaped: table) WHERE user_name = \(user)", logger: logger)
             }
@@ -269,10 +225,4 @@ extension PostgresStore {
     public func ready() async throws {
         try await connection { [logger] conn in _ = try await conn.query("SELECT 1", logger: logger) }
     }
-}
-
-/// An event id a batch claimed, with the user it is claimed for (ids are each user's own).
-struct ClaimedID: Hashable {
-    var user: String
-    var id: String
 }

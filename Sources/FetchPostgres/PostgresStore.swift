@@ -18,10 +18,6 @@ import PostgresNIO
 public final class PostgresStore: ServiceStore {
     let client: PostgresClient
     let logger: Logger
-    /// App ids by name, as this instance has seen them. Safe to trust: every append also writes
-    /// `user_apps`, whose foreign key fails if another instance has deleted a cached app, and
-    /// the batch is then tried again with the cache cleared.
-    let appCache = NIOLockedValueBox<[String: Int32]>([:])
     /// The URL without its password, for messages.
     public let location: String
     private let running: Task<Void, Never>
@@ -31,9 +27,10 @@ public final class PostgresStore: ServiceStore {
     /// Other instances may write to the same database: the service checks versions.
     public var isShared: Bool { true }
 
-    /// Groups of batches written at once, each on a connection of its own: a group's
-    /// statements are round trips, and several groups in flight hide their waits.
-    public var writers: Int { 4 }
+    /// Groups of batches written at once, each on a connection of its own: a second group in
+    /// flight hides the first's round trip. More groups would mostly wait for each other's locks
+    /// on the same users' version rows, and make each group smaller.
+    public var writers: Int { 2 }
 
     /// How long a request waits for a connection before the store is called unavailable.
     let connectionWait: Duration
@@ -129,21 +126,28 @@ public final class PostgresStore: ServiceStore {
     /// when it throws. Retried (from the start) on a conflict with another writer
     /// (``isRetryable(_:)``), a few times at most.
     func transaction<R: Sendable>(readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
+        try await retrying { [logger] conn in
+            try await conn.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
+            do {
+                let value = try await body(conn)
+                try await conn.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                _ = try? await conn.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` on a pooled connection, again from the start on a conflict with another
+    /// writer (``isRetryable(_:)``), a few times at most: a single statement, which is its own
+    /// transaction, or a whole transaction (``transaction(readOnly:_:)``).
+    func retrying<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await connection { [logger] conn in
-                    try await conn.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
-                    do {
-                        let value = try await body(conn)
-                        try await conn.query("COMMIT", logger: logger)
-                        return value
-                    } catch {
-                        _ = try? await conn.query("ROLLBACK", logger: logger)
-                        throw error
-                    }
-                }
+                return try await connection(body)
             } catch where attempt < 8 && Self.isRetryable(error) {
                 continue
             }

@@ -6,9 +6,9 @@ import FetchStorage
 import FetchTesting
 import Testing
 
-/// PostgreSQL writes a group of batches in a few statements: the outcomes, batch by batch, and
-/// what is stored are those of SQLite, which writes them one by one; and a batch the database
-/// refuses fails alone.
+/// PostgreSQL writes a group of batches in one call of a function in the database: the
+/// outcomes, batch by batch, and what is stored are those of SQLite, which writes them one by
+/// one; and a batch the database refuses fails alone.
 struct GroupAtOnceTests {
     static func outcomeText(_ r: Result<AppendOutcome, any Error>) -> String {
         switch r {
