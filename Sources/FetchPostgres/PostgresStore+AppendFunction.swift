@@ -16,7 +16,7 @@ extension PostgresStore {
     /// deleted meanwhile is a foreign key violation: the group is tried again), stores the events,
     /// each numbered among the user's alike events, notes the users' apps, and moves each user's
     /// version a step for each batch that stored events of theirs, chained, the steps taking the
-    /// sequence's values in batch order, then user order (``bumpVersions(batchUsers:_:)``).
+    /// sequence's values in batch order, then user order.
     ///
     /// It returns the places (from 1) of the events stored, and each step's batch, user, and
     /// versions before and after.

@@ -26,11 +26,11 @@ extension PostgresStore {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
-    /// Moves versions a step per user of each batch, chained (``PostgresStore/bumpVersions(batchUsers:_:)``):
-    /// rows of the versions before (step 0), then each step's new value by its number.
+    /// Moves each user's version a step (``PostgresStore/bumpVersions(_:_:)``): rows of the
+    /// versions before (step 0), then each step's new value by its number.
     ///
     /// Its plan is kept for every call, made without knowing how many steps come (a service's
-    /// group has a few, a command line's ingest one per user of the log): the sequence's values
+    /// write has one, a command line's ingest one per user of the log): the sequence's values
     /// are handed to the steps by their place in one sorted array, not by a join, so that no
     /// plan for a few rows can make it quadratic in many.
     struct StepVersions: PostgresPreparedStatement {

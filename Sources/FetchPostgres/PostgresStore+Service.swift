@@ -50,34 +50,22 @@ extension PostgresStore {
         InputError("the batch was not stored: \(describe(error))")
     }
 
-    /// Moves each user's version once for each batch that stored events of theirs, in batch
-    /// order, as batch by batch would: each step starts where the user's previous one ended.
-    /// One statement: it reads the versions before, takes a value of the store's sequence for
-    /// each step (handed out in step order), and leaves each user at its last step's. Every
-    /// user has a version row already (``addUsers(_:_:)``); for the steps to chain, the caller
-    /// holds the rows locked (``lockVersions(_:_:_:)``), so that the versions read are the latest.
-    func bumpVersions(batchUsers: [[String]], _ conn: PostgresConnection) async throws -> [[String: VersionStep]] {
-        let stepUsers = batchUsers.flatMap { $0 }
-        var current: [String: Int64] = [:]
-        var values: [Int64] = Array(repeating: 0, count: stepUsers.count)
-        for try await (user, step, value) in try await conn.execute(StepVersions(stepUsers: stepUsers), logger: logger) {
-            if step == 0 { current[user] = value } else { values[Int(step) - 1] = value }
-        }
-        var next = values.makeIterator()
-        return batchUsers.map { users in
-            Dictionary(uniqueKeysWithValues: users.map { user in
-                let after = next.next()!
-                defer { current[user] = after }
-                return (user, VersionStep(before: current[user] ?? 0, after: after))
-            })
-        }
-    }
-
     /// Moves each user's version to a new value of the store's sequence, handed out in name
-    /// order, in the caller's transaction: a group of one batch (``bumpVersions(batchUsers:_:)``).
+    /// order, in the caller's transaction. One statement: it reads the versions before, takes a
+    /// value of the sequence for each user, and leaves each user at it. Every user has a version
+    /// row already (``addUsers(_:_:)``); the caller holds the rows locked
+    /// (``lockVersions(_:_:_:)``), so that the versions read are the latest.
     @discardableResult
     func bumpVersions(_ users: [String], _ conn: PostgresConnection) async throws -> [String: VersionStep] {
-        try await bumpVersions(batchUsers: [Array(Set(users)).sorted()], conn)[0]
+        let stepUsers = Array(Set(users)).sorted()
+        var before: [String: Int64] = [:]
+        var after: [Int64] = Array(repeating: 0, count: stepUsers.count)
+        for try await (user, step, value) in try await conn.execute(StepVersions(stepUsers: stepUsers), logger: logger) {
+            if step == 0 { before[user] = value } else { after[Int(step) - 1] = value }
+        }
+        return Dictionary(uniqueKeysWithValues: zip(stepUsers, after).map { user, value in
+            (user, VersionStep(before: before[user] ?? 0, after: value))
+        })
     }
 
     /// Gives each of these users a version row, at version 0 (what a missing row reads as)
