@@ -4,6 +4,7 @@ import FetchPostgresTesting
 import FetchSQLite
 import FetchStorage
 import FetchTesting
+import PostgresNIO
 import Testing
 
 /// PostgreSQL writes a group of batches in one call of a function in the database: the
@@ -83,6 +84,45 @@ struct GroupAtOnceTests {
         // The claimed ids went with it: the batch sent again without the bad event is stored whole.
         let again = try await pg.appendGroup([[bad[0]]])
         #expect(again.map(Self.outcomeText) == ["added [\"acme/u1/a\"] users [\"acme/u1\"]"])
+        await pg.close()
+        try await db.drop()
+    }
+
+    /// Another instance deletes an app while a group naming it waits for the app's row: the
+    /// group does not store its events without their app; it is written again, the app added
+    /// anew. The deletion is held open on a connection of the test's own until the group waits.
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func aGroupNamingAnAppDeletedWhileItWaitedIsWrittenAgainWithTheAppAddedAnew() async throws {
+        let db = try await TestDatabase.make()
+        let pg = try await PostgresStore(url: db.url)
+        let url = try PostgresURL(db.url), log = Logger(label: "test")
+        let client = PostgresClient(configuration: .init(host: url.host, port: url.port, username: url.user, password: url.password,
+                                                         database: url.database, tls: .disable))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await client.withConnection { conn in
+                try await conn.query("INSERT INTO apps (name) VALUES ('gone')", logger: log)
+                try await conn.query("BEGIN", logger: log)
+                try await conn.query("DELETE FROM apps WHERE name = 'gone'", logger: log)
+                async let appended = pg.appendGroup([[ServiceStoreTests.event("a", minute: 1, app: "gone")]])
+                var waiting = 0
+                for _ in 0..<100_000 where waiting == 0 {  // each look a round trip: bounded, no sleep
+                    for try await n in try await client.query("""
+                        SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+                        """, logger: log).decode(Int.self) {
+                        waiting = n
+                    }
+                }
+                #expect(waiting == 1, "the group waits for the app's row")
+                try await conn.query("COMMIT", logger: log)
+                let results = try await appended
+                #expect(results.map(Self.outcomeText) == ["added [\"acme/u1/a\"] users [\"acme/u1\"]"])
+            }
+        }
+        let history = try await pg.history(user: "acme/u1")
+        #expect(history.events.count == 1)
+        #expect(history.appNames.contains("gone"), "the event keeps its app: \(history.appNames)")
         await pg.close()
         try await db.drop()
     }
