@@ -137,6 +137,9 @@ extension PostgresStore {
                     guard events.indices.contains(i) else { throw InputError("the store named an event the group does not have") }
                     outcomes[Int(numbers[i])].added.append(events[i])
                 }
+                guard [users.count, befores.count, afters.count].allSatisfy({ $0 == stepBatches.count }) else {
+                    throw InputError("the store's version steps do not line up")
+                }
                 for s in stepBatches.indices {
                     guard outcomes.indices.contains(Int(stepBatches[s])) else { throw InputError("the store named a batch the group does not have") }
                     outcomes[Int(stepBatches[s])].steps[users[s]] = VersionStep(before: befores[s], after: afters[s])
