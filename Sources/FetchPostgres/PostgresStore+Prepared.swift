@@ -1,10 +1,11 @@
 import FetchStorage
 import PostgresNIO
 
-/// The statements every write of the service runs, prepared once on each connection
-/// (PostgresNIO's `PostgresPreparedStatement`) rather than parsed and planned on every call:
-/// the database's statement statistics under the ingest route's load showed their planning
-/// (Benchmarks/RESULTS.md). Their text is here and nowhere else.
+/// The statements the store's writes share (the version rows' lock and step), prepared once on
+/// each connection (PostgresNIO's `PostgresPreparedStatement`) rather than parsed and planned
+/// on every call: the database's statement statistics under the ingest route's load showed
+/// their planning (Benchmarks/RESULTS.md). Their text is here and nowhere else; the call of
+/// the group function (``PostgresStore/AppendGroup``) is prepared beside the function.
 ///
 /// Each has a short name of its own, within the 63 bytes PostgreSQL keeps of a name: the
 /// default, the type's full name, is longer, and the two locks' would share their first 63.
