@@ -7,8 +7,9 @@ extension ParallelReplay {
     /// one at a time, retiring each after its last event (``UserGrouping/replayEach(_:through:)``).
     ///
     /// A worker then holds one bucket's events and one user's simulation per policy, not every
-    /// user's at once as a log in time order needs: memory grows with the largest user and the
-    /// report's rows, not with the population. The reports are the same bytes as a replay in
+    /// user's at once as a log in time order needs, and each retired user's row goes to a file
+    /// of its own (``UserRowFile``) until the report reads it back: memory grows with the
+    /// largest user, not with the population. The reports are the same bytes as a replay in
     /// time order (users share nothing but integer tallies, merged as ``run(_:progress:)``'s).
     func runByUser<S: UsageEventSource>(_ source: inout S, directory: String = NSTemporaryDirectory(),
                                         progress: (_ events: Int, _ users: Int, _ done: Double?) -> Void) throws -> [ReplayResult] {
@@ -24,11 +25,14 @@ extension ParallelReplay {
         let workers = min(self.workers, partition.buckets)
         let results = ResultBox(count: workers)
         let failures = FailureBox()
+        let archives = try (0..<workers).map { _ in try policies.map { _ in try UserRowFile(directory: directory) } }
         let work: @Sendable (Int) -> Void = { [policies, scenario, seed] w in
             let users = NameTable(), apps = NameTable()
             for n in userNames { _ = users.id(n) }
             for n in appNames { _ = apps.id(n) }
-            let replays = policies.map { makeReplay(policy: $0, scenario: scenario, seed: seed, users: users, apps: apps) }
+            let replays = zip(policies, archives[w]).map { policy, archive in
+                makeReplay(policy: policy, scenario: scenario, seed: seed, users: users, apps: apps, archive: archive)
+            }
             do {
                 for b in stride(from: w, to: partition.buckets, by: workers) {
                     UserGrouping.replayEach(try partition.events(inBucket: b), through: replays)
@@ -46,6 +50,7 @@ extension ParallelReplay {
         }
         results.wait()
         if let error = failures.first { throw error }
+        for archive in archives.joined() { try archive.check() }
         let parts = results.values
         return policies.indices.map { p in ReplayResult.merged(parts.map { $0[p] }) }
     }

@@ -9,9 +9,8 @@ import Foundation
 /// An input's events split by user into buckets on disk, in one streaming pass, so that a replay
 /// can then take the users a bucket at a time (`--by-user`).
 ///
-/// Each bucket is a temporary file of the directory given (`TMPDIR` by default), created by
-/// `mkstemp` and unlinked at once: nothing is left behind however the process ends, and no
-/// existing path is ever written. The events are stored as their bytes, for this process only.
+/// Each bucket is a ``TemporaryFile`` of the directory given (`TMPDIR` by default): nothing is
+/// left behind however the process ends. The events are stored as their bytes, for this process only.
 ///
 /// Written from one thread; once ``finishWriting()`` has returned, only read (`pread` at its
 /// own offsets), from any thread: hence `@unchecked Sendable`.
@@ -24,7 +23,7 @@ final class UserPartition: @unchecked Sendable {
     static let bufferEvents = 2048
 
     let directory: String
-    private var files: [Int32] = []
+    private var files: [TemporaryFile] = []
     private var buffers: [[UsageEvent]]
     /// Events written to each bucket's file.
     private var written: [Int]
@@ -38,17 +37,11 @@ final class UserPartition: @unchecked Sendable {
         buffers = Array(repeating: [], count: buckets)
         written = Array(repeating: 0, count: buckets)
         for _ in 0..<buckets {
-            var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
-            template += Array("fetchsched-by-user.XXXXXX".utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else { throw failure("cannot create a temporary file") }
-            files.append(fd)
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            guard let file = TemporaryFile(directory: directory, prefix: "fetchsched-by-user") else {
+                throw failure("cannot create a temporary file")
+            }
+            files.append(file)
         }
-    }
-
-    deinit {
-        for fd in files { close(fd) }
     }
 
     /// Adds an event to its user's bucket.
@@ -67,14 +60,8 @@ final class UserPartition: @unchecked Sendable {
     func events(inBucket b: Int) throws -> [UsageEvent] {
         let count = written[b], stride = MemoryLayout<UsageEvent>.stride
         return try [UsageEvent](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
-            var done = 0
-            while done < count * stride {
-                let n = pread(files[b], raw.baseAddress! + done, count * stride - done, off_t(done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw failure("cannot read back a temporary file") }
-                done += n
-            }
+            guard files[b].read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[..<(count * stride)]),
+                                at: 0) else { throw failure("cannot read back a temporary file") }
             initialized = count
         }
     }
@@ -82,22 +69,12 @@ final class UserPartition: @unchecked Sendable {
     private func flush(_ b: Int) throws {
         guard !buffers[b].isEmpty else { return }
         let offset = written[b] * MemoryLayout<UsageEvent>.stride
-        try buffers[b].withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = pwrite(files[b], raw.baseAddress! + done, raw.count - done, off_t(offset + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw failure("cannot write a temporary file (is the disk full?)") }
-                done += n
-            }
+        guard buffers[b].withUnsafeBytes({ files[b].write($0, at: offset) }) else {
+            throw failure("cannot write a temporary file (is the disk full?)")
         }
         written[b] += buffers[b].count
         buffers[b].removeAll(keepingCapacity: true)
     }
 
-    private func failure(_ what: String) -> CLIError {
-        let code = errno
-        let shown = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        return CLIError("--by-user: \(what) in \(shown): \(String(cString: strerror(code))); set TMPDIR to a directory with room")
-    }
+    private func failure(_ what: String) -> CLIError { TemporaryFile.failure(what, in: directory) }
 }

@@ -43,7 +43,8 @@ public protocol FetchPolicy: Sendable {
     /// A replay under this policy. Policies keep the default (``Replay``); it is a requirement
     /// so that a policy held as `any FetchPolicy` replays through code specialized for its
     /// own type, found in its witness table, and the engine lists no policy by name.
-    func replay(scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable, trace: (any TraceSink)?) -> ReplayDriver
+    func replay(scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable, trace: (any TraceSink)?,
+                archive: (any UserRowArchive)?) -> ReplayDriver
 }
 
 extension FetchPolicy {

@@ -3,16 +3,18 @@
 ///
 /// Memory grows with users and apps (and, for the oracle, its lookahead), not with log length;
 /// fed user by user, with each user retired after its last event (``retire(_:)``), with the
-/// largest user and the report's rows.
+/// largest user and the report's rows, and with the largest user alone when an archive keeps the
+/// rows (``UserRowArchive``).
 public final class Replay<P: FetchPolicy> {
     let policy: P
     let run: ReplayContext
     let users: NameTable
     @exclusivity(unchecked) private var simulators: [UserSimulator<P>?] = []  // as UserSimulator's state
     @exclusivity(unchecked) private var events = 0
-    /// The rows of the users retired so far, and the sum of their tallies.
+    /// The rows of the users retired so far (unless the archive keeps them), and the sum of their tallies.
     private var retired: [ReplayResult.UserRow] = []
     private var retiredTotal = Tally()
+    private let archive: (any UserRowArchive)?
 
     /// A replay of every user of a log under one policy.
     ///
@@ -23,10 +25,12 @@ public final class Replay<P: FetchPolicy> {
     ///   - users: the user name table the event source fills as it reads.
     ///   - apps: the app name table the event source fills as it reads.
     ///   - trace: where each fetch and refusal is written, if anywhere.
+    ///   - archive: where each user's row is kept until the report, if not in memory.
     public init(policy: P, scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable,
-                trace: (any TraceSink)? = nil) {
+                trace: (any TraceSink)? = nil, archive: (any UserRowArchive)? = nil) {
         self.policy = policy
         self.users = users
+        self.archive = archive
         self.run = ReplayContext(seed: seed, catalog: AppCatalog(scenario: scenario, names: apps), trace: trace)
     }
 
@@ -54,7 +58,7 @@ public final class Replay<P: FetchPolicy> {
         guard u < simulators.count, let sim = simulators[u] else { return }
         let row = Self.row(finishing: sim, users: users)
         retiredTotal.merge(row.tally)
-        retired.append(row)
+        if let archive { archive.append(row) } else { retired.append(row) }
         simulators[u] = nil
     }
 
@@ -70,15 +74,16 @@ public final class Replay<P: FetchPolicy> {
         var total = retiredTotal
         for case let sim? in simulators {
             let row = Self.row(finishing: sim, users: users)
-            perUser.append(row)
+            if let archive { archive.append(row) } else { perUser.append(row) }
             total.merge(row.tally)
         }
         perUser.sort { $0.user < $1.user }
+        let rows = archive.map { UserRows($0.sealed()) } ?? UserRows(perUser)
         let perDay = run.days.keys.sorted().map { d in
             ReplayResult.DayRow(date: LocalTime.dateText(day: d), users: run.days[d]!.users, tally: run.days[d]!.tally)
         }
         return ReplayResult(policy: policy.name, seed: run.seed, scenario: run.scenario, events: events,
-                            total: total, perUser: perUser, perDay: perDay)
+                            total: total, perUser: rows, perDay: perDay)
     }
 }
 
@@ -104,13 +109,13 @@ public final class ReplayDriver {
 
 extension FetchPolicy {
     public func replay(scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable,
-                       trace: (any TraceSink)?) -> ReplayDriver {
-        ReplayDriver(Replay(policy: self, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace))
+                       trace: (any TraceSink)?, archive: (any UserRowArchive)?) -> ReplayDriver {
+        ReplayDriver(Replay(policy: self, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace, archive: archive))
     }
 }
 
 /// Makes a replay for any policy value.
 public func makeReplay(policy: any FetchPolicy, scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable,
-                       trace: (any TraceSink)? = nil) -> ReplayDriver {
-    policy.replay(scenario: scenario, seed: seed, users: users, apps: apps, trace: trace)
+                       trace: (any TraceSink)? = nil, archive: (any UserRowArchive)? = nil) -> ReplayDriver {
+    policy.replay(scenario: scenario, seed: seed, users: users, apps: apps, trace: trace, archive: archive)
 }

@@ -19,13 +19,14 @@ public struct ReplayResult: Sendable {
     public var scenario: Scenario
     public var events: Int
     public var total: Tally
-    public var perUser: [UserRow]
+    /// In name order; kept in memory, or by an archive (``UserRows``).
+    public var perUser: UserRows
     public var perDay: [DayRow]
     /// Rows the reader skipped (with `--skip-invalid`), by reason.
     public var skipped: [String: Int] = [:]
 
     public init(policy: String, seed: UInt64, scenario: Scenario, events: Int, total: Tally,
-                perUser: [UserRow], perDay: [DayRow], skipped: [String: Int] = [:]) {
+                perUser: UserRows, perDay: [DayRow], skipped: [String: Int] = [:]) {
         self.policy = policy
         self.seed = seed
         self.scenario = scenario

@@ -19,7 +19,7 @@ public struct ShardReport: Codable, Equatable, Sendable {
         public var policy: String
         public var events: Int
         public var total: Tally
-        public var perUser: [ReplayResult.UserRow]
+        public var perUser: UserRows
         public var perDay: [ReplayResult.DayRow]
     }
 
@@ -60,6 +60,13 @@ public struct ShardReport: Codable, Equatable, Sendable {
         self.results = results.map { Part(policy: $0.policy, events: $0.events, total: $0.total, perUser: $0.perUser, perDay: $0.perDay) }
     }
 
+    /// The encoder of a report and of each of its parts: JSON with sorted keys, slashes as they are.
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
     /// The report as one line of JSON: the bytes of its `Codable` form with sorted keys.
     public func encoded() throws -> Data {
         var out = Data()
@@ -73,17 +80,16 @@ public struct ShardReport: Codable, Equatable, Sendable {
     /// (`format`, `results`, `run`, `shard`, `version`; a part's `events`, `perDay`, `perUser`,
     /// `policy`, `total`).
     public func encode(to write: (Data) throws -> Void) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = Self.makeEncoder()
         func text(_ s: String) -> Data { Data(s.utf8) }
         try write(text("{\"format\":") + encoder.encode(format) + text(",\"results\":["))
         for (i, part) in results.enumerated() {
             try write(text(i == 0 ? "{\"events\":" : ",{\"events\":") + encoder.encode(part.events) + text(",\"perDay\":")
                       + encoder.encode(part.perDay) + text(",\"perUser\":["))
             var chunk = Data()
-            for (j, row) in part.perUser.enumerated() {
+            for j in part.perUser.indices {
                 if j > 0 { chunk.append(UInt8(ascii: ",")) }
-                chunk.append(try encoder.encode(row))
+                chunk.append(try part.perUser.encodedRow(at: j) ?? encoder.encode(part.perUser[j]))
                 if chunk.count >= 1 << 16 {
                     try write(chunk)
                     chunk.removeAll(keepingCapacity: true)

@@ -36,7 +36,7 @@ public struct ExecPolicy: FetchPolicy {
     var names: BoundNames?
 
     /// Name tables of one replay. `@unchecked`: a policy value holding them is made inside
-    /// ``replay(scenario:seed:users:apps:trace:)`` and used only by that replay, on its thread.
+    /// ``replay(scenario:seed:users:apps:trace:archive:)`` and used only by that replay, on its thread.
     struct BoundNames: @unchecked Sendable {
         let users: NameTable
         let apps: NameTable
@@ -57,10 +57,11 @@ public struct ExecPolicy: FetchPolicy {
     public static var observesEvents: Bool { true }
     public func makeState() -> UserState { UserState() }
 
-    public func replay(scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable, trace: (any TraceSink)?) -> ReplayDriver {
+    public func replay(scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable, trace: (any TraceSink)?,
+                       archive: (any UserRowArchive)?) -> ReplayDriver {
         var bound = self
         bound.names = BoundNames(users: users, apps: apps)
-        return ReplayDriver(Replay(policy: bound, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace))
+        return ReplayDriver(Replay(policy: bound, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace, archive: archive))
     }
 
     public func observe(_ event: UsageEvent, state: inout UserState) {

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A temporary file of a directory, created by `mkstemp` and unlinked at once: nothing is left
+/// behind however the process ends, and no existing path is ever written. It is read and written
+/// at offsets (`pread`, `pwrite`), so readers share no position.
+final class TemporaryFile: @unchecked Sendable {
+    private let fd: Int32
+
+    /// A new empty file in `directory`, its name starting with `prefix`; nil with `errno` set
+    /// when it cannot be made.
+    init?(directory: String, prefix: String) {
+        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
+        template += Array("\(prefix).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return nil }
+        self.fd = fd
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    }
+
+    deinit { close(fd) }
+
+    /// Why `--by-user` cannot go on: `what` failed in `directory` (with `errno`'s reason).
+    static func failure(_ what: String, in directory: String) -> CLIError {
+        let code = errno
+        let shown = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        return CLIError("--by-user: \(what) in \(shown): \(String(cString: strerror(code))); set TMPDIR to a directory with room")
+    }
+
+    /// Writes all of `bytes` at `offset`; false with `errno` set when the system would not.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        Self.whole(bytes.count) { done in pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done)) }
+    }
+
+    /// Fills `buffer` from `offset`; false with `errno` set when the system would not (or the
+    /// file ends first).
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+        Self.whole(buffer.count) { done in pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
+    }
+
+    /// Runs `step` (a `pread` or `pwrite` from `done` bytes on) until `count` bytes are done,
+    /// again after an interruption; false when a step moves nothing or fails.
+    private static func whole(_ count: Int, _ step: (_ done: Int) -> Int) -> Bool {
+        var done = 0
+        while done < count {
+            let n = step(done)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+}

@@ -1,0 +1,98 @@
+import FetchCore
+import Foundation
+
+/// One replay's rows by user, kept in a ``TemporaryFile`` until its report (``UserRowArchive``):
+/// what a replay `--by-user` keeps instead of every user's row in memory.
+///
+/// A row goes to the file as its user retires, in the form a shard report writes it
+/// (``ShardReport/makeEncoder()``), so a shard report copies it; memory keeps its user, place and
+/// length. Sealed, the places are sorted by user, and each row is read back when the report
+/// comes to it. Written by the replay's one thread; once sealed, only read (`pread`, a decoder
+/// per row), from any thread: hence `@unchecked Sendable`.
+final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
+    private struct Entry {
+        var user: String
+        var offset: Int
+        var length: Int
+    }
+
+    private let file: TemporaryFile
+    private let directory: String
+    private var entries: [Entry] = []
+    /// Rows encoded and not yet written, and the bytes written before them.
+    private var pending: [UInt8] = []
+    private var written = 0
+    private let encoder = ShardReport.makeEncoder()
+    /// The first write that failed: the run fails with it (``check()``), and no row is kept after it.
+    private var failure: CLIError?
+
+    /// Rows encoded before a write.
+    static let bufferBytes = 1 << 16
+
+    init(directory: String = NSTemporaryDirectory()) throws {
+        self.directory = directory
+        guard let file = TemporaryFile(directory: directory, prefix: "fetchsched-rows") else {
+            throw TemporaryFile.failure("cannot create a temporary file", in: directory)
+        }
+        self.file = file
+    }
+
+    func append(_ row: ReplayResult.UserRow) {
+        guard failure == nil else { return }
+        do {
+            let bytes = try encoder.encode(row)
+            entries.append(Entry(user: row.user, offset: written + pending.count, length: bytes.count))
+            pending.append(contentsOf: bytes)
+        } catch {
+            failure = CLIError("--by-user: cannot encode the row of user '\(InputBounds.printable(row.user))': \(error)")
+        }
+        if pending.count >= Self.bufferBytes { flush() }
+    }
+
+    func sealed() -> any SortedUserRows {
+        flush()
+        entries.sort { $0.user < $1.user }
+        return self
+    }
+
+    /// Throws the first write that failed: the rows are then not all there.
+    func check() throws {
+        if let failure { throw failure }
+    }
+
+    var count: Int { entries.count }
+
+    func user(at i: Int) -> String { entries[i].user }
+
+    func row(at i: Int) -> ReplayResult.UserRow {
+        guard let row = try? JSONDecoder().decode(ReplayResult.UserRow.self, from: bytes(at: i)) else {
+            fatalError("--by-user: a row read back from a temporary file in \(directory) is not the row written")
+        }
+        return row
+    }
+
+    func encodedRow(at i: Int) -> Data? { bytes(at: i) }
+
+    private func bytes(at i: Int) -> Data {
+        let e = entries[i]
+        var bytes = Data(count: e.length)
+        // The file is this process's own, written and checked (``check()``) before any report
+        // reads it: a read that fails here is the machine's fault, not the input's.
+        guard bytes.withUnsafeMutableBytes({ file.read(into: $0, at: e.offset) }) else {
+            fatalError("\(TemporaryFile.failure("cannot read back a temporary file", in: directory))")
+        }
+        return bytes
+    }
+
+    private func flush() {
+        guard !pending.isEmpty, failure == nil else { return }
+        if pending.withUnsafeBytes({ file.write($0, at: written) }) {
+            written += pending.count
+        } else {
+            failure = TemporaryFile.failure("cannot write a temporary file (is the disk full?)", in: directory)
+            entries.removeAll()
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+}

@@ -1,0 +1,145 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A report's rows by user, in name order: held in memory, or read back one at a time from an
+/// archive that keeps them elsewhere (``UserRowArchive``).
+///
+/// A replay of many users one at a time (`--by-user`) holds one user's simulation at a time,
+/// but every retired user's row (a tally with its staleness histogram, a few kilobytes) until
+/// the report: the one part of its memory that grows with the population. Given an archive (the
+/// command line's keeps the rows in a temporary file), a replay hands each row over as its user
+/// retires, and the report reads them back in name order.
+public struct UserRows: Sendable {
+    enum Storage: Sendable {
+        case memory([ReplayResult.UserRow])
+        case archived(any SortedUserRows)
+    }
+
+    var storage: Storage
+
+    public init(_ rows: [ReplayResult.UserRow]) { storage = .memory(rows) }
+
+    /// The rows an archive keeps, in its order (name order).
+    public init(_ rows: any SortedUserRows) { storage = .archived(rows) }
+
+    /// The rows, when they are held in memory; nil when an archive keeps them.
+    var held: [ReplayResult.UserRow]? {
+        if case .memory(let rows) = storage { rows } else { nil }
+    }
+
+    /// The user of the row at `i`, without reading the rest of the row.
+    public func user(at i: Int) -> String {
+        switch storage {
+        case .memory(let rows): rows[i].user
+        case .archived(let rows): rows.user(at: i)
+        }
+    }
+
+    /// The row at `i` as a shard report writes it (``ShardReport/makeEncoder()``), when an
+    /// archive keeps it in that form: copied, not read and encoded again.
+    func encodedRow(at i: Int) -> Data? {
+        if case .archived(let rows) = storage { rows.encodedRow(at: i) } else { nil }
+    }
+}
+
+/// Rows by user kept outside memory, in name order: what a ``UserRowArchive`` gives once sealed,
+/// or several of them merged (``ReplayResult/merged(_:)``).
+public protocol SortedUserRows: AnyObject, Sendable {
+    var count: Int { get }
+    /// The user of the row at `i`, read without the row.
+    func user(at i: Int) -> String
+    /// The row at `i`.
+    func row(at i: Int) -> ReplayResult.UserRow
+    /// The row at `i` as a shard report writes it (``ShardReport/makeEncoder()``), or nil when
+    /// the rows are not kept in that form.
+    func encodedRow(at i: Int) -> Data?
+}
+
+/// Where a replay keeps its users' rows until its report, instead of in memory (``Replay``).
+public protocol UserRowArchive: AnyObject {
+    /// Keeps the row of a user whose replay has ended; rows come in any order, one per user.
+    func append(_ row: ReplayResult.UserRow)
+    /// The rows kept, in name order; no row is appended after.
+    func sealed() -> any SortedUserRows
+}
+
+extension UserRows: RandomAccessCollection, MutableCollection {
+    public var startIndex: Int { 0 }
+
+    public var endIndex: Int {
+        switch storage {
+        case .memory(let rows): rows.count
+        case .archived(let rows): rows.count
+        }
+    }
+
+    public subscript(i: Int) -> ReplayResult.UserRow {
+        get {
+            switch storage {
+            case .memory(let rows): rows[i]
+            case .archived(let rows): rows.row(at: i)
+            }
+        }
+        set {
+            // A changed row is held in memory with the others (the archive is read, not changed).
+            var rows = held ?? Array(self)
+            storage = .memory([])
+            rows[i] = newValue
+            storage = .memory(rows)
+        }
+    }
+}
+
+extension UserRows: ExpressibleByArrayLiteral {
+    public init(arrayLiteral rows: ReplayResult.UserRow...) { self.init(rows) }
+}
+
+extension UserRows: Equatable {
+    /// Equal when the same rows come in the same order, wherever they are kept.
+    public static func == (a: UserRows, b: UserRows) -> Bool { a.elementsEqual(b) }
+}
+
+extension UserRows: Codable {
+    /// As an array of rows, read back into memory.
+    public init(from decoder: any Decoder) throws {
+        self.init(try [ReplayResult.UserRow](from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.unkeyedContainer()
+        for row in self { try c.encode(row) }
+    }
+}
+
+/// The rows of several parts with no user in common, merged in name order: read from the parts,
+/// in the order of an index made once (a part and a place for each row).
+final class MergedUserRows: SortedUserRows {
+    private let parts: [UserRows]
+    private let order: [(part: Int, index: Int)]
+
+    init(_ parts: [UserRows]) {
+        self.parts = parts
+        var order: [(part: Int, index: Int)] = []
+        order.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        var next = [Int](repeating: 0, count: parts.count)
+        while true {
+            // The part whose next row comes first by name (parts are few: a scan of their heads).
+            var best = -1
+            for p in parts.indices where next[p] < parts[p].count {
+                if best < 0 || parts[p].user(at: next[p]) < parts[best].user(at: next[best]) { best = p }
+            }
+            guard best >= 0 else { break }
+            order.append((best, next[best]))
+            next[best] += 1
+        }
+        self.order = order
+    }
+
+    var count: Int { order.count }
+    func user(at i: Int) -> String { parts[order[i].part].user(at: order[i].index) }
+    func row(at i: Int) -> ReplayResult.UserRow { parts[order[i].part][order[i].index] }
+    func encodedRow(at i: Int) -> Data? { parts[order[i].part].encodedRow(at: order[i].index) }
+}
