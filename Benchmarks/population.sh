@@ -2,10 +2,12 @@
 # A population run: generate USERS × DAYS, bench the five reference policies and then the full
 # frontier (every family's sweep and the two oracles) as SHARDS shards side by side, merge each,
 # and report wall time, each shard's peak memory and the cost per million user-days. Shards run
-# --by-user: a shard's memory then grows with its largest user and its report's rows, not with
-# every user of the log live at once (BY_USER=0 runs them in time order, to compare).
+# --by-user: a shard's memory then grows with its largest user, not with every user of the log
+# live at once, nor with its report's rows, which wait on disk (BY_USER=0 runs them in time
+# order, to compare).
 # Usage: Benchmarks/population.sh [users] [days] [shards]   (from the repository root; not in CI)
-# PARALLEL=N runs at most N shards at a time (default: the number of cores).
+# PARALLEL=N runs at most N shards at a time (default: the number of cores). FRONTIER=0 runs the
+# five reference policies only.
 # WORK=DIR keeps the log, the shard reports and the merged tables there (default: a temporary
 # directory, removed at the end).
 set -euo pipefail
@@ -67,6 +69,6 @@ PY
 }
 
 run reference --policies none,fixed:15m,ios,adaptive,oracle
-run frontier --policies none --frontier
-echo "merged tables: $work/reference.md, $work/frontier.md"
+if [[ "${FRONTIER:-1}" != 0 ]]; then run frontier --policies none --frontier; fi
+echo "merged tables: $work/reference.md$([[ "${FRONTIER:-1}" != 0 ]] && echo ", $work/frontier.md")"
 if [[ -n "${WORK:-}" ]]; then head -8 "$work/reference.md"; fi
