@@ -22,6 +22,7 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
     /// Rows encoded and not yet written, and the bytes written before them.
     private var pending: [UInt8] = []
     private var written = 0
+    private(set) var days = 0
     private let encoder = ShardReport.makeEncoder()
     /// The first write that failed: the run fails with it (``check()``), and no row is kept after it.
     private var failure: CLIError?
@@ -43,6 +44,7 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
             let bytes = try encoder.encode(row)
             entries.append(Entry(user: row.user, offset: written + pending.count, length: bytes.count))
             pending.append(contentsOf: bytes)
+            days += row.days
         } catch {
             failure = CLIError("--by-user: cannot encode the row of user '\(InputBounds.printable(row.user))': \(error)")
         }

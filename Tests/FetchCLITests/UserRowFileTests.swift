@@ -33,6 +33,7 @@ struct UserRowFileTests {
                 let merged = ReplayResult.merged(parts)
                 #expect(merged.total == whole.total && merged.events == whole.events && merged.perDay == whole.perDay)
                 #expect(merged.perUser == whole.perUser, "seed \(seed), \(policy.name)")
+                #expect(merged.perUser.days == whole.perUser.reduce(0) { $0 + $1.days })
                 #expect(merged.perUser.indices.allSatisfy { merged.perUser.user(at: $0) == whole.perUser[$0].user })
                 // A shard report copies the rows' bytes from the files: the bytes of the rows in memory.
                 let run = ShardReport.Run(command: "bench", policies: policy.name, frontier: false, seed: "\(seed)", scenario: nil,

@@ -35,7 +35,7 @@ public enum ResultText {
     static func cells(_ r: ReplayResult) -> [String] {
         let t = r.total
         let energy = Double(t.energyMicroJ) / 1_000_000
-        let userDays = max(1, r.perUser.reduce(0) { $0 + $1.days })
+        let userDays = max(1, r.perUser.days)
         return [
             r.policy, "\(t.opens)", fixed(r.freshRate * 100, 1), "\(t.rescuedOpens)",
             t.staleness.quantile(0.5).map { fixed($0 / 60, 1) } ?? "-", "\(t.fetches)", "\(t.failed + t.terminated)",

@@ -25,6 +25,14 @@ public struct UserRows: Sendable {
     /// The rows an archive keeps, in its order (name order).
     public init(_ rows: any SortedUserRows) { storage = .archived(rows) }
 
+    /// The sum of the rows' days (user-days), without reading the rows an archive keeps.
+    public var days: Int {
+        switch storage {
+        case .memory(let rows): rows.reduce(0) { $0 + $1.days }
+        case .archived(let rows): rows.days
+        }
+    }
+
     /// The rows, when they are held in memory; nil when an archive keeps them.
     var held: [ReplayResult.UserRow]? {
         if case .memory(let rows) = storage { rows } else { nil }
@@ -49,6 +57,8 @@ public struct UserRows: Sendable {
 /// or several of them merged (``ReplayResult/merged(_:)``).
 public protocol SortedUserRows: AnyObject, Sendable {
     var count: Int { get }
+    /// The sum of the rows' days.
+    var days: Int { get }
     /// The user of the row at `i`, read without the row.
     func user(at i: Int) -> String
     /// The row at `i`.
@@ -139,6 +149,7 @@ final class MergedUserRows: SortedUserRows {
     }
 
     var count: Int { order.count }
+    var days: Int { parts.reduce(0) { $0 + $1.days } }
     func user(at i: Int) -> String { parts[order[i].part].user(at: order[i].index) }
     func row(at i: Int) -> ReplayResult.UserRow { parts[order[i].part][order[i].index] }
     func encodedRow(at i: Int) -> Data? { parts[order[i].part].encodedRow(at: order[i].index) }
