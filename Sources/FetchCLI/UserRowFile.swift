@@ -22,12 +22,13 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
     /// Rows encoded and not yet written, and the bytes written before them.
     private var pending: [UInt8] = []
     private var written = 0
+    /// The sum of the kept rows' days.
     private(set) var days = 0
     private let encoder = ShardReport.makeEncoder()
     /// The first write that failed: the run fails with it (``check()``), and no row is kept after it.
     private var failure: CLIError?
 
-    /// Rows encoded before a write.
+    /// Bytes of encoded rows held before they are written.
     static let bufferBytes = 1 << 16
 
     init(directory: String = NSTemporaryDirectory()) throws {
@@ -96,5 +97,4 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
         }
         pending.removeAll(keepingCapacity: true)
     }
-
 }
