@@ -24,11 +24,12 @@ final class TemporaryFile: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    /// Why `--by-user` cannot go on: `what` failed in `directory` (with `errno`'s reason).
-    static func failure(_ what: String, in directory: String) -> CLIError {
+    /// Why `user` (`--by-user`, `merge`) cannot go on: `what` failed in `directory` (with
+    /// `errno`'s reason).
+    static func failure(_ what: String, in directory: String, for user: String = "--by-user") -> CLIError {
         let code = errno
         let shown = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        return CLIError("--by-user: \(what) in \(shown): \(String(cString: strerror(code))); set TMPDIR to a directory with room")
+        return CLIError("\(user): \(what) in \(shown): \(String(cString: strerror(code))); set TMPDIR to a directory with room")
     }
 
     /// Writes all of `bytes` at `offset`; false with `errno` set when the system would not.

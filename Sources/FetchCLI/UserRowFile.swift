@@ -2,7 +2,8 @@ import FetchCore
 import Foundation
 
 /// One replay's rows by user, kept in a ``TemporaryFile`` until its report (``UserRowArchive``):
-/// what a replay `--by-user` keeps instead of every user's row in memory.
+/// what a replay `--by-user` keeps instead of every user's row in memory, and `merge` instead of
+/// the rows of every shard report it reads.
 ///
 /// A row goes to the file as its user retires, in the form a shard report writes it
 /// (``ShardReport/makeEncoder()``), so a shard report copies it; memory keeps its user, place and
@@ -18,6 +19,8 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
 
     private let file: TemporaryFile
     private let directory: String
+    /// Who keeps the rows (`--by-user`, `merge`), for the messages.
+    private let user: String
     private var entries: [Entry] = []
     /// Rows encoded and not yet written, and the bytes written before them.
     private var pending: [UInt8] = []
@@ -31,10 +34,11 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
     /// Bytes of encoded rows held before they are written.
     static let bufferBytes = 1 << 16
 
-    init(directory: String = NSTemporaryDirectory()) throws {
+    init(directory: String = NSTemporaryDirectory(), for user: String = "--by-user") throws {
         self.directory = directory
+        self.user = user
         guard let file = TemporaryFile(directory: directory, prefix: "fetchsched-rows") else {
-            throw TemporaryFile.failure("cannot create a temporary file", in: directory)
+            throw TemporaryFile.failure("cannot create a temporary file", in: directory, for: user)
         }
         self.file = file
     }
@@ -47,7 +51,7 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
             pending.append(contentsOf: bytes)
             days += row.days
         } catch {
-            failure = CLIError("--by-user: cannot encode the row of user '\(InputBounds.printable(row.user))': \(error)")
+            failure = CLIError("\(user): cannot encode the row of user '\(InputBounds.printable(row.user))': \(error)")
         }
         if pending.count >= Self.bufferBytes { flush() }
     }
@@ -69,7 +73,7 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
 
     func row(at i: Int) -> ReplayResult.UserRow {
         guard let row = try? JSONDecoder().decode(ReplayResult.UserRow.self, from: bytes(at: i)) else {
-            fatalError("--by-user: a row read back from a temporary file in \(directory) is not the row written")
+            fatalError("\(user): a row read back from a temporary file in \(directory) is not the row written")
         }
         return row
     }
@@ -82,7 +86,7 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
         // The file is this process's own, written and checked (``check()``) before any report
         // reads it: a read that fails here is the machine's fault, not the input's.
         guard bytes.withUnsafeMutableBytes({ file.read(into: $0, at: e.offset) }) else {
-            fatalError("\(TemporaryFile.failure("cannot read back a temporary file", in: directory))")
+            fatalError("\(TemporaryFile.failure("cannot read back a temporary file", in: directory, for: user))")
         }
         return bytes
     }
@@ -92,7 +96,7 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
         if pending.withUnsafeBytes({ file.write($0, at: written) }) {
             written += pending.count
         } else {
-            failure = TemporaryFile.failure("cannot write a temporary file (is the disk full?)", in: directory)
+            failure = TemporaryFile.failure("cannot write a temporary file (is the disk full?)", in: directory, for: user)
             entries.removeAll()
         }
         pending.removeAll(keepingCapacity: true)

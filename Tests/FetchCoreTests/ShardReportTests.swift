@@ -1,4 +1,4 @@
-import FetchCore
+@testable import FetchCore
 import FetchTesting
 import Foundation
 import Testing
@@ -26,5 +26,60 @@ struct ShardReportTests {
         #expect(streamed == (try encoder.encode(report)))
         #expect(streamed == (try report.encoded()) && pieces > results.count)
         #expect(try JSONDecoder().decode(ShardReport.self, from: streamed) == report)
+    }
+}
+
+/// A report read a row at a time (``ShardReport/decode(_:keepingRowsIn:)``) is the report read
+/// whole, and a report altered anyhow is taken or refused alike, in the same words.
+struct ShardReportByRowsTests {
+    static func report(seed: UInt64) throws -> [UInt8] {
+        var rng = SplitMix64(seed: seed, 0x72_6f)
+        let log = RandomLog(seed: rng.next(), users: rng.int(in: 2...5), days: rng.int(in: 1...3), eventsPerDay: 40)
+        let scenario = RandomLog.scenario(seed: rng.next(), apps: Int(log.appCount))
+        let results = try ["none", "adaptive"].map { try log.replay(#require(PolicySpec.parse($0)), scenario: scenario, seed: 5) }
+        let run = ShardReport.Run(command: "bench", policies: "none,adaptive", frontier: false, seed: "5", scenario: nil,
+                                  inputs: ["a.csv"], inputDigest: "ab", skipped: [:])
+        return [UInt8](try ShardReport(shard: UserShard("0/1")!, run: run, results: results).encoded())
+    }
+
+    /// What reading `bytes` comes to: the report and its counts' sum, or the problem's words.
+    static func outcome(_ read: () throws -> (report: ShardReport, countSum: Double)) -> String {
+        do {
+            let (report, sum) = try read()
+            return "\(sum) " + String(decoding: try report.encoded(), as: UTF8.self)
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func aReportReadARowAtATimeIsTheReportReadWholeAndAnAlteredOneIsRefusedInTheSameWords(seed: UInt64) throws {
+        let bytes = try Self.report(seed: seed)
+        let whole = Self.outcome { try ShardReport.decodeWhole(bytes) }
+        #expect(whole.first?.isNumber == true)
+        // A report as written is laid out by the scan, and read a row at a time.
+        let layout = try #require(ShardReportLayout(bytes))
+        #expect(layout.parts.count == 2 && layout.parts.allSatisfy { !$0.rows.isEmpty })
+        #expect(Self.outcome { try ShardReport.decode(bytes) } == whole)
+        var rng = SplitMix64(seed: seed, 0x6d_75)
+        let alphabet = Array("{}[],:\"\\ 0123456789-.eaz".utf8)
+        var taken = 0
+        for _ in 0..<400 {
+            var altered = bytes
+            for _ in 0..<rng.int(in: 1...3) {
+                let at = rng.int(in: 0...(altered.count - 1))
+                let c = alphabet[rng.int(in: 0...(alphabet.count - 1))]
+                switch rng.int(in: 0...2) {
+                case 0: altered[at] = c
+                case 1: altered.remove(at: at)
+                default: altered.insert(c, at: at)
+                }
+            }
+            let expected = Self.outcome { try ShardReport.decodeWhole(altered) }
+            #expect(Self.outcome { try ShardReport.decode(altered) } == expected)
+            if expected.first?.isNumber == true { taken += 1 }
+        }
+        // Some alterations leave a report (in a name, in spaces): both readers take them alike.
+        #expect(taken > 0)
     }
 }

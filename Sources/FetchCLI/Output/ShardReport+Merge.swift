@@ -25,8 +25,9 @@ extension ShardReport {
                 throw CLIError("\(name) has other policies than '\(InputBounds.printable(first.path))'")
             }
             for part in report.results {
-                if let row = part.perUser.first(where: { !shard.contains(user: $0.user) }) {
-                    throw CLIError("\(name): user '\(InputBounds.printable(row.user))' is not in shard \(shard)")
+                // By name only: the rows are on disk (``read(path:)``).
+                if let user = part.perUser.indices.lazy.map(part.perUser.user(at:)).first(where: { !shard.contains(user: $0) }) {
+                    throw CLIError("\(name): user '\(InputBounds.printable(user))' is not in shard \(shard)")
                 }
             }
         }
@@ -52,8 +53,8 @@ extension ShardReport {
             return merged
         }
         for r in results {
-            if let twice = zip(r.perUser, r.perUser.dropFirst()).first(where: { $0.user == $1.user }) {
-                throw CLIError("user '\(InputBounds.printable(twice.0.user))' is in a shard report twice")
+            if let i = r.perUser.indices.dropFirst().first(where: { r.perUser.user(at: $0) == r.perUser.user(at: $0 - 1) }) {
+                throw CLIError("user '\(InputBounds.printable(r.perUser.user(at: i)))' is in a shard report twice")
             }
         }
         return (run, results)
