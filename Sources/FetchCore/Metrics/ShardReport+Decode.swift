@@ -10,11 +10,12 @@ extension ShardReport {
     /// it with the sum of its counts, for a merge to check.
     ///
     /// The report is decoded without its rows, and each row alone (the rows found by a scan of
-    /// the text's structure), so that the decoder never holds the whole text's tree; with `makeArchive`, each part's rows
-    /// go to an archive of their own as they are read (``UserRowArchive``), and memory then holds
-    /// the text and one row. It takes and refuses what a decode of the whole text would, with the
-    /// same words: a text the scan cannot lay out, or that does not decode in pieces, is decoded
-    /// whole. Problems are ``ShardProblem``s; an archive's own errors pass.
+    /// the text's structure), so that the decoder never holds the whole text's tree. With
+    /// `makeArchive`, each part's rows go to an archive of their own as they are read
+    /// (``UserRowArchive``), and memory holds the text, the report without its rows, and one row.
+    /// It takes and refuses what a decode of the whole text would, in the same words: a text the
+    /// scan cannot lay out, or that does not decode in pieces, is decoded whole. Problems are
+    /// ``ShardProblem``s; an archive's own errors pass as they are.
     public static func decode(_ bytes: [UInt8], keepingRowsIn makeArchive: (() throws -> any UserRowArchive)? = nil) throws
         -> (report: ShardReport, countSum: Double) {
         guard bytes.count <= maxFileBytes else { throw ShardProblem("is \(bytes.count) bytes (at most \(maxFileBytes))") }
