@@ -140,6 +140,11 @@ struct CLIError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// A piece of a command's output on standard output, as `print` writes it, with no line break of its own.
+func standardOutput(_ text: String) {
+    print(text, terminator: "")
+}
+
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }

@@ -81,7 +81,7 @@ struct BenchCommand: ParsableCommand {
             file.write(HTMLReport.render(reports, frontiers: frontiers, timeline: timeline, source: input.db ?? input.logs.joined(separator: ", ")))
             try file.commit()
         }
-        print(try Self.render(reports, frontiers: frontiers, policies: policies, output: output), terminator: "")
+        try Self.render(reports, frontiers: frontiers, policies: policies, output: output, to: standardOutput)
     }
 
     func validate() throws {
@@ -96,12 +96,15 @@ struct BenchCommand: ParsableCommand {
     /// The output of `bench` for its reports: what a sharded run's `merge` prints too.
     /// `policies` is the list as given: with a frontier, misses are shown for those only.
     /// CSV has the policies' rows only: with a frontier, the sweep's points are among them.
-    static func render(_ reports: [ReplayResult], frontiers: [Frontier], policies: String, output: OutputOptions) throws -> String {
+    /// The text is handed to `write` in pieces: CSV and JSON a row at a time.
+    static func render(_ reports: [ReplayResult], frontiers: [Frontier], policies: String, output: OutputOptions,
+                       to write: (String) throws -> Void) throws {
         let frontier = !frontiers.isEmpty, format = output.format
         switch format {
-        case .csv: return try ReplayResult.csv(reports, per: output.per)
-        case .json where frontier: return try ResultText.json(FrontierOutput(policies: reports, frontiers: frontiers)) + "\n"
-        case .json: return try ResultText.json(reports) + "\n"
+        case .csv: try ReplayResult.writeCSV(reports, per: output.per, to: write)
+        case .json where frontier:
+            try ResultText.writeJSON(FrontierOutput(policies: reports, frontiers: frontiers), reports: reports, to: write)
+        case .json: try ResultText.writeJSON(reports, reports: reports, to: write)
         case .markdown, .table:
             let md = format == .markdown
             var out = md ? ResultText.markdown(reports) : ResultText.table(reports)
@@ -110,7 +113,7 @@ struct BenchCommand: ParsableCommand {
                 let asked = reports.filter { r in Frontier.family(of: r.policy) == nil || policies.split(separator: ",").contains { $0 == r.policy } }
                 out += "\n" + ResultText.frontiers(frontiers, markdown: md) + "\n" + ResultText.missed(asked, markdown: md)
             }
-            return out
+            try write(out)
         }
     }
 

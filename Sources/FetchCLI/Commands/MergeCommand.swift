@@ -22,10 +22,10 @@ struct MergeCommand: ParsableCommand {
         }
         let (run, results) = try ShardReport.merge(files)
         if run.command == "replay" {
-            print(try ReplayCommand.render(results[0], output: output), terminator: "")
+            try ReplayCommand.render(results[0], output: output, to: standardOutput)
         } else {
             let frontiers = run.frontier ? Frontier.families(results) : []
-            print(try BenchCommand.render(results, frontiers: frontiers, policies: run.policies, output: output), terminator: "")
+            try BenchCommand.render(results, frontiers: frontiers, policies: run.policies, output: output, to: standardOutput)
         }
     }
 }

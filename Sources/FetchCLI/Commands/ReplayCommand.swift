@@ -35,7 +35,7 @@ struct ReplayCommand: ParsableCommand {
                                            inputDigest: runner.inputDigest.value)
             return try ShardReport(shard: shard, run: run, results: reports).write()
         }
-        print(try Self.render(reports[0], output: output), terminator: "")
+        try Self.render(reports[0], output: output, to: standardOutput)
     }
 
     func validate() throws {
@@ -45,12 +45,13 @@ struct ReplayCommand: ParsableCommand {
     }
 
     /// The output of `replay` for its report: what a sharded run's `merge` prints too.
-    static func render(_ report: ReplayResult, output: OutputOptions) throws -> String {
+    /// The text is handed to `write` in pieces: CSV and JSON a row at a time.
+    static func render(_ report: ReplayResult, output: OutputOptions, to write: (String) throws -> Void) throws {
         switch output.format {
-        case .csv: try ReplayResult.csv([report], per: output.per)
-        case .json: try ResultText.json(report) + "\n"
-        case .markdown: ResultText.markdown([report])
-        case .table: ResultText.table([report]) + "\n" + ResultText.days(report)
+        case .csv: try ReplayResult.writeCSV([report], per: output.per, to: write)
+        case .json: try ResultText.writeJSON(report, reports: [report], to: write)
+        case .markdown: try write(ResultText.markdown([report]))
+        case .table: try write(ResultText.table([report]) + "\n" + ResultText.days(report))
         }
     }
 }

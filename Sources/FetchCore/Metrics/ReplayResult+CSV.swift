@@ -10,39 +10,50 @@ extension ReplayResult {
     /// Columns are the JSON report's field names, nested ones joined by `_` (`results_newData`,
     /// `staleMinutes_median`); an absent value is an empty cell. docs/formats.md lists them.
     public static func csv(_ reports: [ReplayResult], per rows: CSVRows) throws -> String {
+        var out = ""
+        try writeCSV(reports, per: rows) { out += $0 }
+        return out
+    }
+
+    /// ``csv(_:per:)``'s text handed to `write` a line at a time, so that no more than one row
+    /// is held at once: a report whose rows wait on disk (``UserRows``) is read back a row at a
+    /// time. The lines are the same as ``csv(_:per:)``'s text.
+    public static func writeCSV(_ reports: [ReplayResult], per rows: CSVRows, to write: (String) throws -> Void) throws {
         var header: [String]?
-        var lines: [String] = []
         for report in reports {
-            for row in try report.csvRows(per: rows) {
+            try report.forEachCSVRow(per: rows) { row in
                 let names = row.map(\.name)
                 if let header, header != names {
                     throw EncodingError.invalidValue(names, .init(codingPath: [], debugDescription: "CSV rows with different columns"))
                 }
-                if header == nil { header = names; lines.append(names.map(CSVField.text).joined(separator: ",")) }
-                lines.append(row.map { CSVField.text($0.cell ?? "") }.joined(separator: ","))
+                if header == nil {
+                    header = names
+                    try write(names.map(CSVField.text).joined(separator: ",") + "\r\n")
+                }
+                try write(row.map { CSVField.text($0.cell ?? "") }.joined(separator: ",") + "\r\n")
             }
         }
-        if header == nil { lines.append(try emptyHeader(per: rows).map(CSVField.text).joined(separator: ",")) }
-        return lines.map { $0 + "\r\n" }.joined()
+        if header == nil { try write(try emptyHeader(per: rows).map(CSVField.text).joined(separator: ",") + "\r\n") }
     }
 
-    private func csvRows(per rows: CSVRows) throws -> [[(name: String, cell: String?)]] {
+    /// Hands `body` each CSV row of the report in turn, as columns.
+    private func forEachCSVRow(per rows: CSVRows, _ body: ([(name: String, cell: String?)]) throws -> Void) throws {
         switch rows {
         case .policy:
-            return [try ColumnEncoder.columns(of: CSVRow { c in try self.encodeSummary(into: &c) })]
+            try body(try ColumnEncoder.columns(of: CSVRow { c in try self.encodeSummary(into: &c) }))
         case .user:
-            return try perUser.map { row in
-                try ColumnEncoder.columns(of: CSVRow { c in
+            for row in perUser {
+                try body(try ColumnEncoder.columns(of: CSVRow { c in
                     try c.encode(self.policy, forKey: Key("policy"))
                     try Self.encode(row, into: &c)
-                })
+                }))
             }
         case .day:
-            return try perDay.map { row in
-                try ColumnEncoder.columns(of: CSVRow { c in
+            for row in perDay {
+                try body(try ColumnEncoder.columns(of: CSVRow { c in
                     try c.encode(self.policy, forKey: Key("policy"))
                     try self.encode(row, into: &c)
-                })
+                }))
             }
         }
     }
@@ -52,7 +63,9 @@ extension ReplayResult {
         let empty = ReplayResult(policy: "", seed: 0, scenario: .default, events: 0, total: Tally(),
                                  perUser: [UserRow(user: "", days: 0, tally: Tally())],
                                  perDay: [DayRow(date: "", users: 0, tally: Tally())])
-        return try empty.csvRows(per: rows)[0].map(\.name)
+        var names: [String] = []
+        try empty.forEachCSVRow(per: rows) { names = $0.map(\.name) }
+        return names
     }
 }
 

@@ -13,9 +13,11 @@ extension ReplayResult: Encodable {
         var c = encoder.container(keyedBy: Key.self)
         try encodeSummary(into: &c)
         var users = c.nestedUnkeyedContainer(forKey: Key("perUser"))
-        for row in perUser {
-            var u = users.nestedContainer(keyedBy: Key.self)
-            try Self.encode(row, into: &u)
+        if encoder.userInfo[Self.rowsLeftOut] as? Bool != true {
+            for row in perUser {
+                var u = users.nestedContainer(keyedBy: Key.self)
+                try Self.encode(row, into: &u)
+            }
         }
         var days = c.nestedUnkeyedContainer(forKey: Key("perDay"))
         for row in perDay {
@@ -23,6 +25,10 @@ extension ReplayResult: Encodable {
             try encode(row, into: &d)
         }
     }
+
+    /// An encoder's option: `true` encodes `perUser` as an empty array, for a text whose rows
+    /// are written apart (``ResultText/writeJSON(_:reports:to:)``).
+    static let rowsLeftOut = CodingUserInfoKey(rawValue: "fetchsched.rowsLeftOut")!
 
     /// The policy's identity, its budgets and its totals: a JSON report's top level, a CSV row per policy.
     func encodeSummary(into c: inout KeyedEncodingContainer<Key>) throws {

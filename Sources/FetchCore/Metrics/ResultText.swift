@@ -8,9 +8,14 @@ import Foundation
 public enum ResultText {
     /// Sorted keys and fixed rounding: same reports, same bytes.
     public static func json<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try makeJSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    /// The encoder of ``json(_:)``: pretty-printed, with sorted keys.
+    static func makeJSONEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return encoder
     }
 
     static let columns = ["policy", "opens", "fresh %", "rescued", "stale p50 min", "fetches", "failed+term",
