@@ -34,7 +34,9 @@ struct Runner {
         if run.timing {
             let seconds = Self.seconds(clock.now - started)
             for p in peers {
-                printError("exec:\(p.command): \(p.answers) decision points answered, \(p.told) events sent in \(String(format: "%.2f", seconds)) s: \(Int(Double(p.answers) / seconds)) decision points/s")
+                let took = String(format: "%.2f", seconds)
+                printError("exec:\(p.command): \(p.answers) decision points answered, \(p.told) events sent in \(took) s: "
+                           + "\(Int(Double(p.answers) / seconds)) decision points/s")
             }
         }
         return try result.get()
@@ -79,7 +81,8 @@ struct Runner {
         }
         do {
             if let db = input.db {
-                try StoreLocation.openBlocking(db).withEventSource { try drive(&$0) }
+                // A trace and an HTML report follow the events in time order across users.
+                try StoreLocation.openBlocking(db).withEventSource(timeOrder: sinks != nil || tap != nil) { try drive(&$0) }
             } else {
                 var source = try LogSource(paths: input.logs, skipInvalid: input.skipInvalid)
                 try drive(&source)
@@ -93,7 +96,9 @@ struct Runner {
         }
         if run.timing, let events = reports.first?.events {
             let seconds = Self.seconds(clock.now - started)
-            printError("replayed \(events) events × \(policies.count) \(policies.count == 1 ? "policy" : "policies") in \(String(format: "%.2f", seconds)) s: \(Int(Double(events) / seconds)) events/s per policy pass, \(Int(Double(events * policies.count) / seconds)) policy-events/s")
+            let took = String(format: "%.2f", seconds), noun = policies.count == 1 ? "policy" : "policies"
+            printError("replayed \(events) events × \(policies.count) \(noun) in \(took) s: \(Int(Double(events) / seconds)) events/s "
+                       + "per policy pass, \(Int(Double(events * policies.count) / seconds)) policy-events/s")
         }
         return reports.map { var r = $0; r.skipped = skipped; return r }
     }

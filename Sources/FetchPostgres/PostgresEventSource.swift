@@ -73,7 +73,13 @@ extension PostgresStore {
     /// Every stored event, for a replay (``PostgresEventSource``).
     public func eventSource() throws -> PostgresEventSource { try PostgresEventSource(store: self) }
 
-    public func withEventSource<R>(_ body: (inout any UsageEventSource) throws -> R) throws -> R {
+    /// User by user (``PostgresEventSource``), or with `timeOrder` in time order
+    /// (``PostgresTimeOrderSource``).
+    public func withEventSource<R>(timeOrder: Bool, _ body: (inout any UsageEventSource) throws -> R) throws -> R {
+        if timeOrder { return try withEventsInTimeOrder { source in
+            var any: any UsageEventSource = source
+            return try body(&any)
+        } }
         var source: any UsageEventSource = try eventSource()
         return try body(&source)
     }

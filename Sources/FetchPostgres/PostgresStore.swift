@@ -20,6 +20,8 @@ public final class PostgresStore: ServiceStore {
     let logger: Logger
     /// The URL without its password, for messages.
     public let location: String
+    /// The URL, for a connection of its own outside the pool (``withEventSource(timeOrder:_:)``).
+    let url: PostgresURL
     private let running: Task<Void, Never>
     /// The listener of version changes, started by ``watchVersions(_:)``.
     let watcher = VersionWatcher()
@@ -40,6 +42,7 @@ public final class PostgresStore: ServiceStore {
     public init(url: String, maxConnections: Int = 16, connectionWait: Duration = .seconds(3)) async throws {
         self.connectionWait = connectionWait
         let parsed = try PostgresURL(url)
+        self.url = parsed
         location = parsed.redacted
         var configuration = parsed.configuration
         configuration.options.maximumConnections = max(1, maxConnections)

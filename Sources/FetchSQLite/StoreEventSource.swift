@@ -48,7 +48,8 @@ public struct StoreEventSource: UsageEventSource {
 extension SQLiteStore {
     public var location: String { path }
 
-    public func withEventSource<R>(_ body: (inout any UsageEventSource) throws -> R) throws -> R {
+    /// The events in time order whatever `timeOrder` asks: SQLite reads them so off its index.
+    public func withEventSource<R>(timeOrder: Bool, _ body: (inout any UsageEventSource) throws -> R) throws -> R {
         try withEvents { source in
             var any: any UsageEventSource = source
             return try body(&any)

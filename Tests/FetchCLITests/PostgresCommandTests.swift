@@ -66,6 +66,49 @@ struct PostgresCommandTests {
         try await db.drop()
     }
 
+    /// A trace and an HTML report follow the events in time order across users: read so from
+    /// PostgreSQL, they are the SQLite store's, on a log whose users sort otherwise by name than
+    /// the log first names them (and in two cases), with a twin whose every event ties another's.
+    @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
+    func aTraceAndAReportOfPostgresAreTheSQLiteStoresInTimeOrder() async throws {
+        let db = try await TestDatabase.make()
+        let dir = Fetchsched.temp()
+        let rename = ["user-0007": "zed", "user-0001": "Amy", "user-0002": "amy", "user-0003": "Bob"]
+        var lines: [String] = []
+        for line in try String(contentsOfFile: Self.sample, encoding: .utf8).split(separator: "\n").map(String.init) {
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count > 1, fields[0] != "timestamp" else { lines.append(line); continue }
+            let user = fields[1]
+            fields[1] = rename[user] ?? user
+            lines.append(fields.joined(separator: ","))
+            if user == "user-0003" { fields[1] = "bob"; lines.append(fields.joined(separator: ",")) }
+        }
+        let log = dir + "/tied.csv", lite = dir + "/s.sqlite"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        for store in [db.url, lite] {
+            let r = try Fetchsched.run(["ingest", log, "--db", store, "--no-learn"])
+            #expect(r.status == 0, "\(r.err)")
+        }
+        func outputs(_ store: String) throws -> (trace: String, report: String) {
+            let trace = dir + "/trace-\(store == lite ? "lite" : "pg").csv", report = dir + "/report-\(store == lite ? "lite" : "pg").html"
+            let replay = try Fetchsched.run(["replay", "--db", store, "--policy", "fixed:15m", "--trace", trace, "--quiet"])
+            #expect(replay.status == 0, "\(replay.err)")
+            let bench = try Fetchsched.run(["bench", "--db", store, "--policies", "none,adaptive", "--report", report, "--quiet"])
+            #expect(bench.status == 0, "\(bench.err)")
+            // The report names its source (the store) in its note; the rest must be the same.
+            let html = try String(contentsOfFile: report, encoding: .utf8)
+            let unnamed = html.replacing(#/<p class="note">[^·<]*· /#, with: "<p class=\"note\">", maxReplacements: 1)
+            #expect(unnamed != html, "the report's note names its source")
+            return (try String(contentsOfFile: trace, encoding: .utf8), unnamed)
+        }
+        let (pg, sqlite) = (try outputs(db.url), try outputs(lite))
+        let traced = Set(sqlite.trace.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[0] })
+        #expect(traced.isSuperset(of: ["zed", "Amy", "amy", "Bob", "bob"]), "\(traced)")
+        #expect(pg.trace == sqlite.trace)
+        #expect(pg.report == sqlite.report)
+        try await db.drop()
+    }
+
     @Test(arguments: [
         ("postgres://", "is not a URL"),
         ("postgres://127.0.0.1:5432/db", "names no user"),
