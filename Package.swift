@@ -129,7 +129,11 @@ let package = Package(
         // Log builders, random logs and scripted policies for tests and benchmarks.
         .target(name: "FetchTesting", dependencies: ["FetchCore"]),
         // A fresh database per test on the cluster scripts/pg-cluster.sh starts.
-        .target(name: "FetchPostgresTesting", dependencies: ["FetchPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]),
+        .target(name: "FetchPostgresTesting", dependencies: [
+            "FetchPostgres", .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "FetchTesting"]),
         .testTarget(name: "FetchStoreTests", dependencies: [
             "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",

@@ -9,18 +9,41 @@ import Foundation
 /// the pool, is done, which on a pool thread could wait for itself.
 enum Blocking {
     static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        try run(body, abandoning: nil)
+    }
+
+    /// Runs `body` as ``run(_:)`` does, but gives up waiting for it, within ``pollInterval``, once
+    /// `gone` says what it waits on is gone (it then throws what `gone` returned): PostgresNIO
+    /// leaves a query written to a closed connection unanswered, so such a wait would not end.
+    /// The abandoned work is left to finish or not; its result is dropped.
+    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T, abandoning gone: (() -> (any Error)?)?) throws -> T {
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+            let result: Result<T, any Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            box.set(result)
             done.signal()
         }
-        done.wait()
-        return try box.result!.get()
+        if let gone {
+            while done.wait(timeout: .now() + pollInterval) == .timedOut {
+                if let error = gone() { throw error }
+            }
+        } else {
+            done.wait()
+        }
+        return try box.get()!.get()
     }
 
-    /// Written by the task before it signals, read by the caller after it waits.
+    /// How often a wait that may be abandoned looks whether it should be.
+    static let pollInterval = DispatchTimeInterval.milliseconds(500)
+
+    /// Written by the task before it signals, read by the caller after it waits (under a lock:
+    /// a task whose wait was abandoned may still write it).
     private final class ResultBox<T>: @unchecked Sendable {
-        var result: Result<T, any Error>?
+        private let lock = NSLock()
+        private var result: Result<T, any Error>?
+        func set(_ r: Result<T, any Error>) { lock.withLock { result = r } }
+        func get() -> Result<T, any Error>? { lock.withLock { result } }
     }
 }

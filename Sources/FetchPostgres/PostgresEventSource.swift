@@ -49,7 +49,9 @@ public struct PostgresEventSource: UsageEventSource {
             nextUser += 1
             let (store, id, appIDs) = (store, users.id(name), appIDs)
             buffer = try store.reading {
-                try await store.client.withConnection { conn in try await store.events(user: name, id: id, appIDs: appIDs, conn) }
+                // Through the store's bounded wait: the pool would wait for a connection without end
+                // while the server is down.
+                try await store.connection { conn in try await store.events(user: name, id: id, appIDs: appIDs, conn) }
             }
             position = 0
         }
@@ -60,9 +62,11 @@ public struct PostgresEventSource: UsageEventSource {
 
 extension PostgresStore {
     /// Runs a read from synchronous code; a database error becomes a clear ``InputError``.
-    func reading<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    /// `gone`, when given, may abandon the wait (``Blocking/run(_:abandoning:)``).
+    func reading<T: Sendable>(_ body: @escaping @Sendable () async throws -> T,
+                              abandoning gone: (() -> (any Error)?)? = nil) throws -> T {
         do {
-            return try Blocking.run(body)
+            return try Blocking.run(body, abandoning: gone)
         } catch let e as InputError {
             throw e
         } catch {

@@ -33,7 +33,7 @@ public struct PostgresTimeOrderSource: UsageEventSource {
         self.store = store
         self.connection = connection
         let logger = store.logger
-        let (users, apps) = try store.reading { () -> ([(Int32, String)], [(Int32, String)]) in
+        let (users, apps) = try Self.reading(store, connection) { () -> ([(Int32, String)], [(Int32, String)]) in
             try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             var users: [(Int32, String)] = [], apps: [(Int32, String)] = []
             for try await row in try await connection.query("SELECT id, user_name FROM user_versions ORDER BY id", logger: logger)
@@ -64,10 +64,24 @@ public struct PostgresTimeOrderSource: UsageEventSource {
         return buffer[position]
     }
 
+    /// Runs `body`, a read on the cursor's connection, from this thread: an error as
+    /// ``PostgresStore/reading(_:)`` gives it, and the store called unavailable when the
+    /// connection closes before the answer (the server went away).
+    static func reading<T: Sendable>(_ store: PostgresStore, _ connection: PostgresConnection,
+                                     _ body: @escaping @Sendable () async throws -> T) throws -> T {
+        try store.reading(body, abandoning: {
+            connection.isClosed ? StoreUnavailable("the connection closed before the events were read") : nil
+        })
+    }
+
+    private func reading<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        try Self.reading(store, connection, body)
+    }
+
     /// Reads the cursor's next batch into the buffer.
     private mutating func read() throws {
         let (connection, logger) = (connection, store.logger)
-        let rows = try store.reading { () -> [Row] in
+        let rows = try reading { () -> [Row] in
             var rows: [Row] = []
             rows.reserveCapacity(Self.batch)
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: "FETCH FORWARD \(Self.batch) FROM \(Self.cursor)"),
