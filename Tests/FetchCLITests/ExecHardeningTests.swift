@@ -76,7 +76,7 @@ struct ExecHardeningTests {
         let (policy, pidFile) = try Self.policy("echo up > \(ready)\nsleep 300", dir: dir)
         let p = Process()
         p.executableURL = Fetchsched.binary
-        p.arguments = ["replay", CommandTests.sample, "--policy", policy, "--exec-timeout", "600", "--quiet"]
+        p.arguments = ["replay", CommandTests.sample, "--policy", policy, "--exec-timeout", "600", "--trace", dir + "/trace.csv", "--quiet"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         let done = DispatchSemaphore(value: 0)
@@ -93,5 +93,8 @@ struct ExecHardeningTests {
         #expect(up && ended)
         #expect(p.terminationStatus == 128 + signal)
         #expect(!Self.isRunning(try Self.pid(in: pidFile)), "the policy outlived the run")
+        // Nor does the trace's temporary file.
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("trace.csv") }
+        #expect(left.isEmpty, "\(left)")
     }
 }

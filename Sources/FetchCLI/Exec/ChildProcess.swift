@@ -47,7 +47,7 @@ struct ChildProcess {
         defer { argv.forEach { free($0) } }
         // The group is registered before the child can run, so a signal to the run that lands
         // at once still reaches it.
-        let status = ChildGroups.shared.whileStarting { () -> Int32 in
+        let status = RunStop.shared.whileStarting { () -> Int32 in
             let r = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environ)
             return r == 0 ? child : -r
         }
@@ -80,7 +80,7 @@ struct ChildProcess {
 
     /// Forgets the group once the child is reaped and its group killed.
     func release() {
-        ChildGroups.shared.remove(pid)
+        RunStop.shared.remove(pid)
     }
 
     /// How a child ended.

@@ -3,7 +3,8 @@ import FetchStorage
 import Foundation
 
 /// An output file (`--out`, `--trace`, a shard): written through a buffer to a temporary name
-/// and renamed into place on `commit`, so a failed run leaves nothing half-written.
+/// and renamed into place on `commit`, so a failed run leaves nothing half-written, and a run
+/// stopped by a signal nothing at all (``RunStop`` removes the temporary file).
 ///
 /// Only a regular file, or a path that does not exist yet, is replaced. A character device or a
 /// FIFO (`/dev/null`, a pipe, or a link to one such as `/dev/stdout`) is written in place, as a
@@ -25,6 +26,7 @@ final class AtomicFile {
             let temporary = path + ".partial-\(getpid())"
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             self.temporary = temporary
+            if fd >= 0 { RunStop.shared.removingOnStop(temporary) }
         case .stream:
             // Non-blocking to open, so a FIFO nobody reads fails at once instead of waiting.
             fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK)
@@ -85,6 +87,7 @@ final class AtomicFile {
         // Checked again at the end: a symlink put in the file's place during the run is not followed
         // by rename (it replaces the link), but it is refused all the same, with kind(of:)'s reason.
         let failed = { CLIError("cannot write '\(InputBounds.printable(self.path))': \(String(cString: strerror(errno)))") }
+        defer { RunStop.shared.kept(temporary) }
         do {
             guard written && closed else { throw failed() }
             _ = try Self.kind(of: path)
@@ -98,7 +101,10 @@ final class AtomicFile {
     deinit {
         if !done {
             fclose(handle)
-            if let temporary { unlink(temporary) }
+            if let temporary {
+                unlink(temporary)
+                RunStop.shared.kept(temporary)
+            }
         }
     }
 }

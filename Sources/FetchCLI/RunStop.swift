@@ -2,11 +2,13 @@ import FetchStorage
 import Foundation
 import Synchronization
 
-/// The process groups of the run's `exec:` policies, killed when the run is told to stop
-/// (SIGINT, SIGTERM, SIGHUP), so that stopping the run stops its policies too.
+/// What a run that is told to stop (SIGINT, SIGTERM, SIGHUP) must end first: the process
+/// groups of its `exec:` policies, killed, so that stopping the run stops its policies too, and
+/// the temporary files of its outputs not yet in place (``AtomicFile``), removed, so that a
+/// stopped run leaves nothing behind.
 ///
-/// The handlers are installed with the first child: a command that starts no policy process
-/// keeps the default actions. After killing the groups the run exits with 128 + the signal's
+/// The handlers are installed with the first child or output file: a command that starts
+/// neither keeps the default actions. After killing the groups the run exits with 128 + the signal's
 /// number, as a shell reports a process the signal ended (libdispatch reads the signal from a
 /// signalfd, so raising it again would only come back to this handler).
 ///
@@ -16,17 +18,19 @@ import Synchronization
 /// "ignore" (as libdispatch's sources usually want) the signal would be lost there, and the
 /// run would go on until its policy's timeout. So the action is a handler that only writes
 /// the signal's number to a pipe (what a handler may safely do), which the queue reads.
-final class ChildGroups: Sendable {
-    static let shared = ChildGroups()
+final class RunStop: Sendable {
+    static let shared = RunStop()
     static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     private let groups = Mutex<Set<pid_t>>([])
+    private let partials = Mutex<Set<String>>([])
     private let sources = Mutex<[any DispatchSourceSignal]>([])
     private let queue = DispatchQueue(label: "fetchsched.child-groups")
 
     /// Runs `start` (which returns the new child's pid, or a non-positive value) with the
     /// handlers installed, and records the group.
     func whileStarting(_ start: () -> pid_t) -> pid_t {
+        signal(SIGPIPE, SIG_IGN)  // a policy that exits early must not kill the run
         installHandlers()
         return groups.withLock { set in
             let pid = start()
@@ -39,10 +43,21 @@ final class ChildGroups: Sendable {
         _ = groups.withLock { $0.remove(pid) }
     }
 
+    /// Records `path`, an output's temporary file, to be removed should the run be stopped
+    /// before ``kept(_:)``.
+    func removingOnStop(_ path: String) {
+        installHandlers()
+        _ = partials.withLock { $0.insert(path) }
+    }
+
+    /// Forgets `path`: renamed into place, or removed by its writer.
+    func kept(_ path: String) {
+        _ = partials.withLock { $0.remove(path) }
+    }
+
     private func installHandlers() {
         sources.withLock { sources in
             guard sources.isEmpty else { return }
-            signal(SIGPIPE, SIG_IGN)  // a policy that exits early must not kill the run
             var ends: [Int32] = [-1, -1]
             if pipe(&ends) == 0 {
                 for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -78,6 +93,7 @@ final class ChildGroups: Sendable {
             // after the run has exited: wait (bounded) for each whole group to be gone first.
             for pid in set { Self.awaitGroupGone(pid, ms: 5000) }
         }
+        partials.withLock { paths in for path in paths { unlink(path) } }
         _exit(128 + sig)
     }
 
@@ -115,11 +131,11 @@ final class ChildGroups: Sendable {
 /// The write end of the pipe the stop signals' handler writes to; set once, before the handler
 /// is installed, and read by it only.
 nonisolated(unsafe) private var stopSignalPipe: Int32 = -1
-/// The pipe's reader, kept for the run's life; set once, under ``ChildGroups``' lock.
+/// The pipe's reader, kept for the run's life; set once, under ``RunStop``' lock.
 nonisolated(unsafe) private var stopSignalPipeReader: (any DispatchSourceRead)?
 
 /// The stop signals' action on a thread that does not block them: the signal's number into the
-/// pipe (`write` is safe in a handler), for ``ChildGroups`` to act on off the signal's thread.
+/// pipe (`write` is safe in a handler), for ``RunStop`` to act on off the signal's thread.
 private let stopSignalHandler: @convention(c) (Int32) -> Void = { sig in
     var number = UInt8(truncatingIfNeeded: sig)
     _ = write(stopSignalPipe, &number, 1)
