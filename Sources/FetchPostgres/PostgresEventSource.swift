@@ -19,20 +19,23 @@ public struct PostgresEventSource: UsageEventSource {
 
     init(store: PostgresStore) throws {
         self.store = store
+        // Through the store's bounded wait for a connection, as every read of the source.
         let (stored, names) = try store.reading {
-            var apps: [(Int32, String)] = []
-            for try await (id, name) in try await store.client.query("SELECT id, name FROM apps ORDER BY id", logger: store.logger)
-                .decode((Int32, String).self) {
-                apps.append((id, name))
+            try await store.connection { conn in
+                var apps: [(Int32, String)] = []
+                for try await (id, name) in try await conn.query("SELECT id, name FROM apps ORDER BY id", logger: store.logger)
+                    .decode((Int32, String).self) {
+                    apps.append((id, name))
+                }
+                var names: [String] = []
+                for try await name in try await conn.query("""
+                    SELECT v.user_name FROM user_versions v
+                    WHERE EXISTS (SELECT 1 FROM events e WHERE e.user_id = v.id) ORDER BY v.user_name
+                    """, logger: store.logger).decode(String.self) {
+                    names.append(name)
+                }
+                return (apps, names)
             }
-            var names: [String] = []
-            for try await name in try await store.client.query("""
-                SELECT v.user_name FROM user_versions v
-                WHERE EXISTS (SELECT 1 FROM events e WHERE e.user_id = v.id) ORDER BY v.user_name
-                """, logger: store.logger).decode(String.self) {
-                names.append(name)
-            }
-            return (apps, names)
         }
         self.names = names
         var appIDs: [Int32: Int32] = [:]
