@@ -48,6 +48,15 @@ enum Fetchsched {
         return Result(status: finished ? p.terminationStatus : -1, out: o, err: finished ? e : "timed out after \(limit) s\n" + e)
     }
 
+    /// ``run(_:limit:environment:)`` for an async test: the wait is on a thread of its own, as a
+    /// wait on one of the cooperative pool's few threads would hold up every other test's async
+    /// work meanwhile (a PostgreSQL store's connection pool among it).
+    static func runAsync(_ args: [String], limit: Double = 300, environment: [String: String] = [:]) async throws -> Result {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Result, any Error>) in
+            Thread { done.resume(with: Swift.Result { try run(args, limit: limit, environment: environment) }) }.start()
+        }
+    }
+
     static func temp() -> String {
         let path = NSTemporaryDirectory() + "fetchsched-cli-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
