@@ -42,10 +42,10 @@ struct CSVOutputTests {
     }
 
     @Test(arguments: ["policy", "user", "day"])
-    func everyCSVCellIsTheJSONReportsFigure(per: String) throws {
+    func everyCSVCellIsTheJSONReportsFigure(per: String) async throws {
         let args = ["bench", CommandTests.sample, "--policies", "none,fixed:30m,adaptive", "--seed", "3"]
-        let csv = try Fetchsched.run(args + ["--format", "csv", "--per", per])
-        let json = try Fetchsched.run(args + ["--format", "json"])
+        let csv = try await Fetchsched.run(args + ["--format", "csv", "--per", per])
+        let json = try await Fetchsched.run(args + ["--format", "json"])
         #expect(csv.status == 0 && json.status == 0, "\(csv.err)")
         let reports = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]])
         let objects: [[String: Any]] = switch per {
@@ -66,13 +66,13 @@ struct CSVOutputTests {
         }
     }
 
-    @Test func columnsAreTheSameWhateverThePoliciesDo() throws {
-        let quiet = try Fetchsched.run(["bench", CommandTests.sample, "--policies", "none", "--format", "csv"])
-        let busy = try Fetchsched.run(["bench", CommandTests.sample, "--policies", "fixed:15m", "--format", "csv"])
+    @Test func columnsAreTheSameWhateverThePoliciesDo() async throws {
+        let quiet = try await Fetchsched.run(["bench", CommandTests.sample, "--policies", "none", "--format", "csv"])
+        let busy = try await Fetchsched.run(["bench", CommandTests.sample, "--policies", "fixed:15m", "--format", "csv"])
         #expect(Self.parse(quiet.out).first == Self.parse(busy.out).first)
     }
 
-    @Test func aNameWithACommaOrAQuoteIsQuotedAndReadsBack() throws {
+    @Test func aNameWithACommaOrAQuoteIsQuotedAndReadsBack() async throws {
         let dir = Fetchsched.temp()
         let log = dir + "/log.jsonl"
         let name = #"ann, "the" tester"#
@@ -80,15 +80,15 @@ struct CSVOutputTests {
             #"{"timestamp":"\#(t)","user":"ann, \"the\" tester","app":"news","event":"open","value":""}"#
         }
         #expect(FileManager.default.createFile(atPath: log, contents: Data((rows.joined(separator: "\n") + "\n").utf8)))
-        let r = try Fetchsched.run(["replay", log, "--format", "csv", "--per", "user"])
+        let r = try await Fetchsched.run(["replay", log, "--format", "csv", "--per", "user"])
         #expect(r.status == 0, "\(r.err)")
         let parsed = Self.parse(r.out)
         #expect(parsed.count == 2 && parsed[1][1] == name)
         #expect(r.out.hasSuffix("\r\n"))
     }
 
-    @Test func perWithoutCSVIsRefused() throws {
-        let r = try Fetchsched.run(["replay", CommandTests.sample, "--per", "user"])
+    @Test func perWithoutCSVIsRefused() async throws {
+        let r = try await Fetchsched.run(["replay", CommandTests.sample, "--per", "user"])
         #expect(r.status != 0 && r.err.contains("--per user needs --format csv"))
     }
 }

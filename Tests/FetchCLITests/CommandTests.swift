@@ -9,8 +9,8 @@ struct CommandTests {
 
     func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
-    @Test func benchPrintsOneObjectPerPolicyWithTheMetricsAtTheTop() throws {
-        let r = try Fetchsched.run(["bench", Self.sample, "--scenario", Self.scenario,
+    @Test func benchPrintsOneObjectPerPolicyWithTheMetricsAtTheTop() async throws {
+        let r = try await Fetchsched.run(["bench", Self.sample, "--scenario", Self.scenario,
                                     "--policies", "none,fixed:15m,fixed:60m,oracle", "--format", "json"])
         #expect(r.status == 0, "\(r.err)")
         let rows = try #require(try json(r.out) as? [[String: Any]])
@@ -27,8 +27,8 @@ struct CommandTests {
         #expect(rates[3] == rates.max()!)
     }
 
-    @Test func benchFrontierSweepsEachFamilyInOnePassAndReadsItAtTheOraclesEnergy() throws {
-        let r = try Fetchsched.run(["bench", Self.sample, "--policies", "none,ios,adaptive", "--frontier", "--format", "json"])
+    @Test func benchFrontierSweepsEachFamilyInOnePassAndReadsItAtTheOraclesEnergy() async throws {
+        let r = try await Fetchsched.run(["bench", Self.sample, "--policies", "none,ios,adaptive", "--frontier", "--format", "json"])
         #expect(r.status == 0, "\(r.err)")
         let top = try #require(try json(r.out) as? [String: Any])
         let policies = try #require(top["policies"] as? [[String: Any]]).compactMap { $0["policy"] as? String }
@@ -50,44 +50,44 @@ struct CommandTests {
             let baselines = Frontier.sweeps(for: .default).filter { ["counts", "appm", "ebc"].contains($0.family) }.flatMap(\.policies)
             #expect(compared == ["none", "ios"] + baselines + ["oracle", "oracle:opens"])
         }
-        let table = try Fetchsched.run(["bench", Self.sample, "--policies", "none,ios,adaptive", "--frontier", "--format", "markdown"])
+        let table = try await Fetchsched.run(["bench", Self.sample, "--policies", "none,ios,adaptive", "--frontier", "--format", "markdown"])
         #expect(table.out.contains("| family | points | oracle J | rescued at oracle J |"))
         #expect(table.out.contains("| policy | stale opens | after a screen_on | after another app's open | tick only |"))
     }
 
-    @Test func replayJSONIsOneObjectAndTheSameBytesEveryRun() throws {
+    @Test func replayJSONIsOneObjectAndTheSameBytesEveryRun() async throws {
         let args = ["replay", Self.sample, "--policy", "oracle", "--format", "json", "--seed", "7"]
-        let a = try Fetchsched.run(args), b = try Fetchsched.run(args)
+        let a = try await Fetchsched.run(args), b = try await Fetchsched.run(args)
         #expect(a.status == 0)
         #expect(try json(a.out) is [String: Any])
         #expect(a.out == b.out)
     }
 
-    @Test func aBadRowExitsNonZeroNamingFileAndLine() throws {
+    @Test func aBadRowExitsNonZeroNamingFileAndLine() async throws {
         let dir = Fetchsched.temp()
         let path = dir + "/bad.csv"
         try "timestamp,user,app,event,value\n2025-01-06T07:00:00Z,u,a,open,\n2025-01-06T07:00:00,u,a,open,\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let r = try Fetchsched.run(["replay", path])
+        let r = try await Fetchsched.run(["replay", path])
         #expect(r.status != 0)
         #expect(r.err.contains("\(path):3: timestamp '2025-01-06T07:00:00' has no UTC offset"))
-        let skipped = try Fetchsched.run(["replay", path, "--skip-invalid", "--format", "json"])
+        let skipped = try await Fetchsched.run(["replay", path, "--skip-invalid", "--format", "json"])
         #expect(skipped.status == 0)
         #expect(skipped.err.contains("skipped invalid rows: badTimestamp 1"))
     }
 
-    @Test func aBadScenarioNamesTheField() throws {
+    @Test func aBadScenarioNamesTheField() async throws {
         let dir = Fetchsched.temp()
         let path = dir + "/s.json"
         try #"{"apps": {"default": {"interval": "hourly"}}}"#.write(toFile: path, atomically: true, encoding: .utf8)
-        let r = try Fetchsched.run(["replay", Self.sample, "--scenario", path])
+        let r = try await Fetchsched.run(["replay", Self.sample, "--scenario", path])
         #expect(r.status != 0)
         #expect(r.err.contains("apps.default.interval"))
     }
 
-    @Test func theTraceHasOneRowPerFetchAndPerRefusal() throws {
+    @Test func theTraceHasOneRowPerFetchAndPerRefusal() async throws {
         let dir = Fetchsched.temp()
         let trace = dir + "/trace.csv"
-        let r = try Fetchsched.run(["replay", Self.sample, "--policy", "fixed:15m", "--trace", trace, "--format", "json"])
+        let r = try await Fetchsched.run(["replay", Self.sample, "--policy", "fixed:15m", "--trace", trace, "--format", "json"])
         #expect(r.status == 0)
         let report = try #require(try json(r.out) as? [String: Any])
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
@@ -97,12 +97,12 @@ struct CommandTests {
         #expect(lines.contains { $0.hasSuffix(",budget-energy") })
     }
 
-    @Test func theTraceShowsEachPushAndItsFate() throws {
+    @Test func theTraceShowsEachPushAndItsFate() async throws {
         let dir = Fetchsched.temp()
         let log = dir + "/pushes.csv", trace = dir + "/trace.csv"
-        let gen = try Fetchsched.run(["generate", "--users", "3", "--days", "3", "--seed", "2", "--pushes", "--out", log])
+        let gen = try await Fetchsched.run(["generate", "--users", "3", "--days", "3", "--seed", "2", "--pushes", "--out", log])
         #expect(gen.status == 0)
-        let r = try Fetchsched.run(["replay", log, "--policy", "none", "--trace", trace, "--format", "json"])
+        let r = try await Fetchsched.run(["replay", log, "--policy", "none", "--trace", trace, "--format", "json"])
         #expect(r.status == 0)
         let pushes = try #require((try json(r.out) as? [String: Any])?["pushes"] as? [String: Any])
         let rows = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -114,22 +114,22 @@ struct CommandTests {
         #expect((pushes["held"] as? Int ?? 0) > 0)
     }
 
-    @Test func ingestThenReplayFromTheStoreMatchesTheFile() throws {
+    @Test func ingestThenReplayFromTheStoreMatchesTheFile() async throws {
         let dir = Fetchsched.temp()
         let db = dir + "/events.sqlite"
-        let first = try Fetchsched.run(["ingest", Self.sample, "--db", db])
+        let first = try await Fetchsched.run(["ingest", Self.sample, "--db", db])
         #expect(first.status == 0 && first.out.contains("already stored"), "\(first.err)")
-        let again = try Fetchsched.run(["ingest", Self.sample, "--db", db])
+        let again = try await Fetchsched.run(["ingest", Self.sample, "--db", db])
         #expect(again.out.contains(": 0 new"))
-        let fromDB = try Fetchsched.run(["bench", "--db", db, "--format", "json"])
-        let fromFile = try Fetchsched.run(["bench", Self.sample, "--format", "json"])
+        let fromDB = try await Fetchsched.run(["bench", "--db", db, "--format", "json"])
+        let fromFile = try await Fetchsched.run(["bench", Self.sample, "--format", "json"])
         #expect(fromDB.status == 0 && fromDB.out == fromFile.out)
     }
 
-    @Test func generateIsRepeatableAndTheSampleIsItsOutput() throws {
+    @Test func generateIsRepeatableAndTheSampleIsItsOutput() async throws {
         let dir = Fetchsched.temp()
         let out = dir + "/g.csv"
-        let r = try Fetchsched.run(["generate", "--users", "8", "--days", "10", "--seed", "1", "--out", out])
+        let r = try await Fetchsched.run(["generate", "--users", "8", "--days", "10", "--seed", "1", "--out", out])
         #expect(r.status == 0)
         #expect(FileManager.default.contents(atPath: out) == FileManager.default.contents(atPath: Self.sample))
     }
@@ -139,48 +139,48 @@ struct CommandTests {
         #expect(try Scenario.parse(json: Array(bytes)) == .default)
     }
 
-    @Test func unknownPoliciesAndMissingInputsAreRefused() throws {
-        #expect(try Fetchsched.run(["bench", Self.sample, "--policies", "none,sometimes"]).err.contains("unknown policy 'sometimes'"))
-        #expect(try Fetchsched.run(["replay"]).status != 0)
-        let help = try Fetchsched.run(["replay", "--help"]).out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    @Test func unknownPoliciesAndMissingInputsAreRefused() async throws {
+        #expect(try await Fetchsched.run(["bench", Self.sample, "--policies", "none,sometimes"]).err.contains("unknown policy 'sometimes'"))
+        #expect(try await Fetchsched.run(["replay"]).status != 0)
+        let help = try await Fetchsched.run(["replay", "--help"]).out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for name in PolicySpec.known { #expect(help.contains(name + ":"), "\(name)") }
     }
 }
 
 /// `next`, through the binary.
 struct NextCommandTests {
-    @Test func nextPlansFromTheStoreAndExplains() throws {
+    @Test func nextPlansFromTheStoreAndExplains() async throws {
         let dir = Fetchsched.temp()
         let db = dir + "/events.sqlite"
-        let ingest = try Fetchsched.run(["ingest", CommandTests.sample, "--db", db])
+        let ingest = try await Fetchsched.run(["ingest", CommandTests.sample, "--db", db])
         #expect(ingest.out.contains("learned the usage models of 8 users"))
         // user-0006 (UTC-8) reads in the evening: at noon, the plan holds a fetch before 22:00.
         let args = ["next", "--db", db, "--user", "user-0006", "--app", "com.example.reader", "--at", "2025-01-12T20:00:00Z"]
-        let table = try Fetchsched.run(args)
+        let table = try await Fetchsched.run(args)
         #expect(table.status == 0, "\(table.err)")
         #expect(table.out.contains("2025-01-12T22:00:00.000-08:00"))
-        let json = try Fetchsched.run(args + ["--format", "json"])
+        let json = try await Fetchsched.run(args + ["--format", "json"])
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
         #expect((plan["plan"] as? [Any])?.isEmpty == false)
-        let explained = try Fetchsched.run(args + ["--explain"])
+        let explained = try await Fetchsched.run(args + ["--explain"])
         #expect(explained.out.contains("you open this app between"))
         #expect(explained.out.contains("- at your next unlock ("))
         #expect((plan["triggers"] as? [[String: Any]])?.contains { $0["kind"] as? String == "screen_on" } == true)
-        let unknown = try Fetchsched.run(["next", "--db", db, "--user", "user-0001", "--app", "com.example.nothing"])
+        let unknown = try await Fetchsched.run(["next", "--db", db, "--user", "user-0001", "--app", "com.example.nothing"])
         #expect(unknown.status == 0 && unknown.out.contains("has not opened"))
-        let bad = try Fetchsched.run(["next", "--db", db, "--user", "user-0001", "--app", "x", "--at", "tomorrow"])
+        let bad = try await Fetchsched.run(["next", "--db", db, "--user", "user-0001", "--app", "x", "--at", "tomorrow"])
         #expect(bad.status != 0 && bad.err.contains("--at"))
     }
 }
 
 /// `bench --report`: one self-contained HTML page.
 struct ReportTests {
-    @Test func theReportIsOneSelfContainedPageWithEveryChart() throws {
+    @Test func theReportIsOneSelfContainedPageWithEveryChart() async throws {
         let dir = Fetchsched.temp()
         let path = dir + "/report.html"
         let args = ["bench", CommandTests.sample, "--policies", "none,fixed:60m,adaptive,oracle", "--report", path,
                     "--user", "user-0003", "--day", "2025-01-08"]
-        let r = try Fetchsched.run(args)
+        let r = try await Fetchsched.run(args)
         #expect(r.status == 0, "\(r.err)")
         let html = try String(contentsOfFile: path, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.hasSuffix("</html>\n"))
@@ -192,21 +192,21 @@ struct ReportTests {
         #expect(!html.contains("<script") && !html.contains("<link") && !html.contains("@import"))
         // Same inputs, same bytes.
         let again = dir + "/again.html"
-        _ = try Fetchsched.run(args.dropLast(6) + ["--report", again, "--user", "user-0003", "--day", "2025-01-08"])
+        _ = try await Fetchsched.run(args.dropLast(6) + ["--report", again, "--user", "user-0003", "--day", "2025-01-08"])
         #expect(try String(contentsOfFile: again, encoding: .utf8) == html)
     }
 
-    @Test func theFrontierReportAddsItsChartAndTable() throws {
+    @Test func theFrontierReportAddsItsChartAndTable() async throws {
         let path = Fetchsched.temp() + "/frontier.html"
-        let r = try Fetchsched.run(["bench", CommandTests.sample, "--policies", "none,ios", "--frontier", "--report", path])
+        let r = try await Fetchsched.run(["bench", CommandTests.sample, "--policies", "none,ios", "--frontier", "--report", path])
         #expect(r.status == 0, "\(r.err)")
         let html = try String(contentsOfFile: path, encoding: .utf8)
         #expect(html.components(separatedBy: "<svg").count - 1 == 5)  // the four, and the frontiers
         #expect(html.contains("Frontiers: rescued opens at equal energy") && html.contains("<td>adaptive</td>"))
     }
 
-    @Test func aBadDayIsRefused() throws {
-        let r = try Fetchsched.run(["bench", CommandTests.sample, "--report", Fetchsched.temp() + "/r.html", "--day", "2025-02-30"])
+    @Test func aBadDayIsRefused() async throws {
+        let r = try await Fetchsched.run(["bench", CommandTests.sample, "--report", Fetchsched.temp() + "/r.html", "--day", "2025-02-30"])
         #expect(r.status != 0 && r.err.contains("--day"))
     }
 }
@@ -214,19 +214,19 @@ struct ReportTests {
 /// Threads and checks.
 struct ScaleTests {
     @Test(arguments: [1, 3])
-    func theNumberOfThreadsDoesNotChangeTheOutput(threads: Int) throws {
-        let base = try Fetchsched.run(["bench", CommandTests.sample, "--policies", "none,fixed:15m,adaptive,oracle", "--format", "json", "--threads", "2"])
-        let other = try Fetchsched.run(["bench", CommandTests.sample, "--policies", "none,fixed:15m,adaptive,oracle", "--format", "json", "--threads", "\(threads)"])
+    func theNumberOfThreadsDoesNotChangeTheOutput(threads: Int) async throws {
+        let base = try await Fetchsched.run(["bench", CommandTests.sample, "--policies", "none,fixed:15m,adaptive,oracle", "--format", "json", "--threads", "2"])
+        let other = try await Fetchsched.run(["bench", CommandTests.sample, "--policies", "none,fixed:15m,adaptive,oracle", "--format", "json", "--threads", "\(threads)"])
         #expect(base.status == 0 && !base.out.isEmpty)
         #expect(other.out == base.out)
     }
 
-    @Test func checkCountsEventsAndStopsAtABadRow() throws {
-        let ok = try Fetchsched.run(["check", CommandTests.sample])
+    @Test func checkCountsEventsAndStopsAtABadRow() async throws {
+        let ok = try await Fetchsched.run(["check", CommandTests.sample])
         #expect(ok.status == 0 && ok.out.hasPrefix("7403 events, 8 users"))
         let dir = Fetchsched.temp()
         try "timestamp,user,app,event,value\n1,u,a,open,\n2,u,a,opened,\n".write(toFile: dir + "/b.csv", atomically: true, encoding: .utf8)
-        let bad = try Fetchsched.run(["check", dir + "/b.csv"])
+        let bad = try await Fetchsched.run(["check", dir + "/b.csv"])
         #expect(bad.status != 0 && bad.err.contains("b.csv:3: unknown event 'opened'"))
     }
 }

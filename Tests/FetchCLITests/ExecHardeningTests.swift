@@ -34,27 +34,27 @@ struct ExecHardeningTests {
         ("while read l; do case $l in *decide*) break;; esac; done; while true; do printf x; sleep 0.5; done", "no answer within 2 s"),
         ("while read l; do case $l in *decide*) echo '{}'; echo '{}';; esac; done", "one line per decision point"),
     ])
-    func aHostilePolicyEndsTheRunWithinItsTimeoutAndLeavesNothingRunning(body: String, message: String) throws {
+    func aHostilePolicyEndsTheRunWithinItsTimeoutAndLeavesNothingRunning(body: String, message: String) async throws {
         let dir = Fetchsched.temp()
         let (policy, pidFile) = try Self.policy(body, dir: dir)
-        let r = try Fetchsched.run(["replay", CommandTests.sample, "--policy", policy, "--exec-timeout", "2", "--threads", "1", "--quiet"],
+        let r = try await Fetchsched.run(["replay", CommandTests.sample, "--policy", policy, "--exec-timeout", "2", "--threads", "1", "--quiet"],
                                    limit: 60)
         #expect(r.status == 1, "\(r.err)")
         #expect(r.err.contains(message), "\(r.err.prefix(300))")
         #expect(!Self.isRunning(try Self.pid(in: pidFile)), "the policy's shell outlived the run")
     }
 
-    @Test func aBackgroundChildOfThePolicyIsKilledWhenTheRunEnds() throws {
+    @Test func aBackgroundChildOfThePolicyIsKilledWhenTheRunEnds() async throws {
         let dir = Fetchsched.temp()
         let child = dir + "/child"
         let hourly = Fetchsched.root.appendingPathComponent("examples/policies/hourly.py").path
         let (policy, _) = try Self.policy("sleep 300 & echo $! > \(child)\nexec python3 \(hourly)", dir: dir)
-        let r = try Fetchsched.run(["replay", CommandTests.sample, "--policy", policy, "--exec-timeout", "2", "--quiet"], limit: 60)
+        let r = try await Fetchsched.run(["replay", CommandTests.sample, "--policy", policy, "--exec-timeout", "2", "--quiet"], limit: 60)
         #expect(r.status == 0, "\(r.err)")
         #expect(!Self.isRunning(try Self.pid(in: child)), "the background child outlived the run")
     }
 
-    @Test func aPolicyAskingForATimerEveryMillisecondStillFinishes() throws {
+    @Test func aPolicyAskingForATimerEveryMillisecondStillFinishes() async throws {
         let dir = Fetchsched.temp()
         let script = dir + "/t1.py"
         try #require(FileManager.default.createFile(atPath: script, contents: Data("""
@@ -64,7 +64,7 @@ struct ExecHardeningTests {
                 if m["type"] == "decide":
                     print(json.dumps({"wakeAt": m["t"] + 1}), flush=True)
             """.utf8)))
-        let r = try Fetchsched.run(["replay", CommandTests.sample, "--policy", "exec:python3 " + script, "--quiet"], limit: 240)
+        let r = try await Fetchsched.run(["replay", CommandTests.sample, "--policy", "exec:python3 " + script, "--quiet"], limit: 240)
         #expect(r.status == 0, "\(r.err)")
     }
 

@@ -6,8 +6,8 @@ import Testing
 struct ExecPolicyTests {
     static let hourly = "exec:python3 " + Fetchsched.root.appendingPathComponent("examples/policies/hourly.py").path
 
-    static func report(_ args: [String]) throws -> [String: Any] {
-        let r = try Fetchsched.run(args + ["--format", "json", "--quiet"])
+    static func report(_ args: [String]) async throws -> [String: Any] {
+        let r = try await Fetchsched.run(args + ["--format", "json", "--quiet"])
         #expect(r.status == 0, "\(r.err)")
         var object = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
         object["policy"] = nil
@@ -21,13 +21,13 @@ struct ExecPolicyTests {
     }
 
     @Test(arguments: ["1", "2"])
-    func theHourlyExampleGivesTheSameReportAsFixed60m(threads: String) throws {
-        let exec = try Self.report(["replay", CommandTests.sample, "--policy", Self.hourly, "--threads", threads])
-        let builtIn = try Self.report(["replay", CommandTests.sample, "--policy", "fixed:60m"])
+    func theHourlyExampleGivesTheSameReportAsFixed60m(threads: String) async throws {
+        let exec = try await Self.report(["replay", CommandTests.sample, "--policy", Self.hourly, "--threads", threads])
+        let builtIn = try await Self.report(["replay", CommandTests.sample, "--policy", "fixed:60m"])
         #expect(NSDictionary(dictionary: exec).isEqual(to: builtIn))
     }
 
-    @Test func aPolicyAskingForEverythingBreaksNoRuleAndItsRefusalsAreCounted() throws {
+    @Test func aPolicyAskingForEverythingBreaksNoRuleAndItsRefusalsAreCounted() async throws {
         let greedy = try Self.script("""
             import json, sys
             for line in sys.stdin:
@@ -39,7 +39,7 @@ struct ExecPolicyTests {
         try #require(FileManager.default.createFile(atPath: scenario, contents: Data("""
             {"apps": {"com.example.news": {"interval": "never"}, "default": {"interval": "custom:20m"}}}
             """.utf8)))
-        let r = try Self.report(["replay", CommandTests.sample, "--policy", greedy, "--scenario", scenario])
+        let r = try await Self.report(["replay", CommandTests.sample, "--policy", greedy, "--scenario", scenario])
         let violations = try #require(r["violations"] as? [String: Int])
         #expect(violations.values.allSatisfy { $0 == 0 })
         let refused = try #require(r["refused"] as? [String: Int])
@@ -53,21 +53,21 @@ struct ExecPolicyTests {
         ("import sys\nsys.exit(3)", "ended before answering a decision point"),
         ("import sys\nsys.stdin.read()", "no answer within 1 s"),
     ])
-    func aBadOrSilentProcessFailsTheRunWithItsReason(source: String, message: String) throws {
+    func aBadOrSilentProcessFailsTheRunWithItsReason(source: String, message: String) async throws {
         let policy = try Self.script(source)
-        let r = try Fetchsched.run(["replay", CommandTests.sample, "--policy", policy, "--exec-timeout", "1", "--threads", "1", "--quiet"])
+        let r = try await Fetchsched.run(["replay", CommandTests.sample, "--policy", policy, "--exec-timeout", "1", "--threads", "1", "--quiet"])
         #expect(r.status != 0)
         #expect(r.err.contains(message), "\(r.err)")
     }
 
-    @Test func aProcessThatFailsAtTheEndFailsTheRun() throws {
+    @Test func aProcessThatFailsAtTheEndFailsTheRun() async throws {
         let policy = try Self.script("""
             import json, sys
             for l in sys.stdin:
                 if json.loads(l)["type"] == "decide": print("{}", flush=True)
             sys.exit(2)
             """)
-        let r = try Fetchsched.run(["replay", CommandTests.sample, "--policy", policy, "--quiet"])
+        let r = try await Fetchsched.run(["replay", CommandTests.sample, "--policy", policy, "--quiet"])
         #expect(r.status != 0 && r.err.contains("exited with status 2"), "\(r.err)")
     }
 

@@ -16,9 +16,47 @@ enum Fetchsched {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Runs the binary and waits for it at most `limit` seconds: a run that hangs is killed and
-    /// reported (status -1), so a regression fails the test instead of freezing the suite. Output
-    /// goes to files, not pipes, so a child the run leaves behind cannot hold the test open.
-    static func run(_ args: [String], limit: Double = 300, environment: [String: String] = [:]) throws -> Result {
+    /// reported (status -1), so a regression fails the test instead of freezing the suite.
+    ///
+    /// The wait is on a thread of its own: a test waiting on one of the cooperative pool's few
+    /// threads (two on a 2-core machine) holds up every other test's async work meanwhile, a
+    /// PostgreSQL store's connection pool among it, whose opening then times out.
+    /// At most as many runs at a time as the machine has cores, as when each run held a pool
+    /// thread: the runs whose policies must answer in time are timed against a loaded machine.
+    static func run(_ args: [String], limit: Double = 300, environment: [String: String] = [:]) async throws -> Result {
+        await slots.acquire()
+        defer { Task { await slots.release() } }
+        return try await withCheckedThrowingContinuation { (done: CheckedContinuation<Result, any Error>) in
+            Thread { done.resume(with: Swift.Result { try runBlocking(args, limit: limit, environment: environment) }) }.start()
+        }
+    }
+
+    private static let slots = RunSlots(max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// A counting semaphore that waits without holding a thread.
+    actor RunSlots {
+        private var free: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(_ count: Int) { free = count }
+
+        func acquire() async {
+            if free > 0 {
+                free -= 1
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func release() {
+            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+        }
+    }
+
+    /// ``run(_:limit:environment:)`` waiting on the caller's thread: only for a static
+    /// initializer, which cannot wait asynchronously. Output goes to files, not pipes, so a
+    /// child the run leaves behind cannot hold the test open.
+    static func runBlocking(_ args: [String], limit: Double = 300, environment: [String: String] = [:]) throws -> Result {
         let dir = temp()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let outPath = dir + "/out", errPath = dir + "/err"
@@ -46,15 +84,6 @@ enum Fetchsched {
         let o = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
         let e = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
         return Result(status: finished ? p.terminationStatus : -1, out: o, err: finished ? e : "timed out after \(limit) s\n" + e)
-    }
-
-    /// ``run(_:limit:environment:)`` for an async test: the wait is on a thread of its own, as a
-    /// wait on one of the cooperative pool's few threads would hold up every other test's async
-    /// work meanwhile (a PostgreSQL store's connection pool among it).
-    static func runAsync(_ args: [String], limit: Double = 300, environment: [String: String] = [:]) async throws -> Result {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Result, any Error>) in
-            Thread { done.resume(with: Swift.Result { try run(args, limit: limit, environment: environment) }) }.start()
-        }
     }
 
     static func temp() -> String {

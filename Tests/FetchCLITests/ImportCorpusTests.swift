@@ -43,11 +43,11 @@ struct ImportCorpusTests {
     ]
 
     @Test(arguments: cases)
-    func eachReleasesDumpImportsBenchesAndPlans(c: Case) throws {
+    func eachReleasesDumpImportsBenchesAndPlans(c: Case) async throws {
         let dir = Fetchsched.temp()
         let log = dir + "/log.csv", store = dir + "/store.db"
         let fixture = Fetchsched.root.appendingPathComponent("data/import/usagestats/" + c.file).path
-        let i = try Fetchsched.run(["import", "--from", "usagestats", fixture, "--out", log] + c.flags)
+        let i = try await Fetchsched.run(["import", "--from", "usagestats", fixture, "--out", log] + c.flags)
         #expect(i.status == 0, "\(i.err)")
         for text in c.leftOut { #expect(i.err.contains(text), "\(i.err)") }
         let rows = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").dropFirst()
@@ -55,30 +55,30 @@ struct ImportCorpusTests {
             .map { "\($0[1]) \($0[2]) \($0[0].dropFirst(11).prefix(5))" }
         #expect(opens == c.opens)
         let first = try #require(c.opens.first?.split(separator: " "))
-        try Self.benchIngestAndPlan([log], store: store, user: String(first[0]), app: String(first[1]))
+        try await Self.benchIngestAndPlan([log], store: store, user: String(first[0]), app: String(first[1]))
     }
 
     /// The imported logs through bench (three policies, three rows), ingest and next for `app`.
-    static func benchIngestAndPlan(_ logs: [String], store: String, user: String, app: String) throws {
-        let b = try Fetchsched.run(["bench"] + logs + ["--policies", "none,adaptive,oracle", "--format", "csv"])
+    static func benchIngestAndPlan(_ logs: [String], store: String, user: String, app: String) async throws {
+        let b = try await Fetchsched.run(["bench"] + logs + ["--policies", "none,adaptive,oracle", "--format", "csv"])
         #expect(b.status == 0 && b.out.split(separator: "\r\n").count == 4, "\(b.err)")
-        let g = try Fetchsched.run(["ingest"] + logs + ["--db", store])
+        let g = try await Fetchsched.run(["ingest"] + logs + ["--db", store])
         #expect(g.status == 0, "\(g.err)")
-        let n = try Fetchsched.run(["next", "--db", store, "--user", user, "--app", app, "--format", "json"])
+        let n = try await Fetchsched.run(["next", "--db", store, "--user", user, "--app", app, "--format", "json"])
         #expect(n.status == 0 && n.out.contains("\"plan\""), "\(n.err)")
     }
 
     /// data/import/aware: AWARE's CSV as its Android client exports it, through import, bench,
     /// ingest and next (the device id is the user).
     @Test
-    func anAndroidAwareExportImportsBenchesAndPlans() throws {
+    func anAndroidAwareExportImportsBenchesAndPlans() async throws {
         let dir = Fetchsched.temp()
         let log = dir + "/aware.csv", store = dir + "/store.db"
         let files = ["applications_foreground", "screen", "battery", "network", "timezone"]
             .map { Fetchsched.root.appendingPathComponent("data/import/aware/\($0).csv").path }
-        let i = try Fetchsched.run(["import", "--from", "aware", "--out", log] + files)
+        let i = try await Fetchsched.run(["import", "--from", "aware", "--out", log] + files)
         #expect(i.status == 0 && i.err.contains("wrote 15 events"), "\(i.err)")
-        try Self.benchIngestAndPlan([log], store: store, user: "4b5e0c1a-7c2d-4f7e-9d3e-2a6b8f1c0d11", app: "com.spotify.music")
+        try await Self.benchIngestAndPlan([log], store: store, user: "4b5e0c1a-7c2d-4f7e-9d3e-2a6b8f1c0d11", app: "com.spotify.music")
     }
 
     /// data/import/aware-ios: AWARE's CSV as its iOS framework writes it (no `_id` column, the
@@ -86,12 +86,12 @@ struct ImportCorpusTests {
     /// foreground apps). Its unlocks and charging come through, and beside the same person's
     /// knowledgeC.db (their opens) it benches and plans.
     @Test
-    func anIPhonesAwareExportGivesUnlocksAndChargingBesideItsKnowledgeC() throws {
+    func anIPhonesAwareExportGivesUnlocksAndChargingBesideItsKnowledgeC() async throws {
         let dir = Fetchsched.temp()
         let aware = dir + "/aware.csv", opens = dir + "/opens.csv", store = dir + "/store.db"
         let files = ["screen", "battery", "network", "timezone"]
             .map { Fetchsched.root.appendingPathComponent("data/import/aware-ios/\($0).csv").path }
-        let i = try Fetchsched.run(["import", "--from", "aware", "--user", "kim", "--out", aware] + files)
+        let i = try await Fetchsched.run(["import", "--from", "aware", "--user", "kim", "--out", aware] + files)
         #expect(i.status == 0, "\(i.err)")
         let rows = try String(contentsOfFile: aware, encoding: .utf8).split(separator: "\n").dropFirst()
         func count(_ event: String) -> Int { rows.filter { $0.split(separator: ",", omittingEmptySubsequences: false)[3] == event }.count }
@@ -99,8 +99,8 @@ struct ImportCorpusTests {
         #expect(count("plugged") == 2 && count("unplugged") == 1, "charging read from battery_status with no adaptor")
         #expect(rows.first == "2024-03-11T07:00:00.000+01:00,kim,,plugged,")
         let db = Fetchsched.root.appendingPathComponent("data/import/knowledgec/knowledgeC.db").path
-        let k = try Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", db, "--out", opens])
+        let k = try await Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", db, "--out", opens])
         #expect(k.status == 0, "\(k.err)")
-        try Self.benchIngestAndPlan([aware, opens], store: store, user: "kim", app: "com.atebits.Tweetie2")
+        try await Self.benchIngestAndPlan([aware, opens], store: store, user: "kim", app: "com.atebits.Tweetie2")
     }
 }

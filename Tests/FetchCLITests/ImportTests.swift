@@ -5,9 +5,9 @@ import Testing
 struct ImportTests {
     static func fixture(_ name: String) -> String { Fetchsched.root.appendingPathComponent("data/import/" + name).path }
 
-    static func importing(_ args: [String]) throws -> (result: Fetchsched.Result, log: String?) {
+    static func importing(_ args: [String]) async throws -> (result: Fetchsched.Result, log: String?) {
         let out = Fetchsched.temp() + "/log.csv"
-        let r = try Fetchsched.run(["import"] + args + ["--out", out])
+        let r = try await Fetchsched.run(["import"] + args + ["--out", out])
         return (r, try? String(contentsOfFile: out, encoding: .utf8))
     }
 
@@ -30,15 +30,17 @@ struct ImportTests {
 
         """
 
-    @Test func aUsageStatsDumpBecomesTheLogWorkedByHand() throws {
-        let (r, log) = try Self.importing(["--from", "usagestats", "--user", "ann", "--utc-offset", "+01:00", Self.fixture("usagestats-dump.txt")])
+    @Test func aUsageStatsDumpBecomesTheLogWorkedByHand() async throws {
+        let (r, log) = try await Self.importing(["--from", "usagestats", "--user", "ann", "--utc-offset", "+01:00",
+                Self.fixture("usagestats-dump.txt")])
         #expect(r.status == 0, "\(r.err)")
         #expect(log == Self.annFromDump)
         #expect(r.err.contains("wrote 12 events") && r.err.contains("usage event ACTIVITY_PAUSED 3"))
     }
 
-    @Test func aTimeZoneGivesTheDumpsLocalTimesTheirOffsetWithDaylightSaving() throws {
-        let (r, log) = try Self.importing(["--from", "usagestats", "--user", "ann", "--time-zone", "Europe/Paris", Self.fixture("usagestats-dump.txt")])
+    @Test func aTimeZoneGivesTheDumpsLocalTimesTheirOffsetWithDaylightSaving() async throws {
+        let (r, log) = try await Self.importing(["--from", "usagestats", "--user", "ann", "--time-zone", "Europe/Paris",
+                Self.fixture("usagestats-dump.txt")])
         #expect(r.status == 0, "\(r.err)")
         #expect(log == Self.annFromDump)
         let summer = Fetchsched.temp() + "/summer.txt"
@@ -47,22 +49,23 @@ struct ImportTests {
             time="2024-07-01 09:00:02" type=ACTIVITY_RESUMED package=org.wikipedia class=M flags=0x0
 
             """.utf8)))
-        let (s, summerLog) = try Self.importing(["--from", "usagestats", "--user", "ann", "--time-zone", "Europe/Paris", summer])
+        let (s, summerLog) = try await Self.importing(["--from", "usagestats", "--user", "ann", "--time-zone", "Europe/Paris", summer])
         #expect(s.status == 0, "\(s.err)")
         #expect(summerLog?.contains("2024-07-01T09:00:02.000+02:00,ann,org.wikipedia,open,") == true)
     }
 
-    @Test func anExportedEventCSVGivesTheSameOpensAsTheDump() throws {
-        let (r, log) = try Self.importing(["--from", "usagestats", "--user", "ann", "--utc-offset", "+01:00", Self.fixture("usagestats-export.csv")])
+    @Test func anExportedEventCSVGivesTheSameOpensAsTheDump() async throws {
+        let (r, log) = try await Self.importing(["--from", "usagestats", "--user", "ann", "--utc-offset", "+01:00",
+                Self.fixture("usagestats-export.csv")])
         #expect(r.status == 0, "\(r.err)")
         let dumpLines = Self.annFromDump.split(separator: "\n").prefix(10)
         #expect(log?.split(separator: "\n").elementsEqual(dumpLines) == true, "\(log ?? "")")
     }
 
-    @Test func awareTablesBecomeOneLogWithTheDevicesZoneAndOnlyStateChanges() throws {
+    @Test func awareTablesBecomeOneLogWithTheDevicesZoneAndOnlyStateChanges() async throws {
         let files = ["timezone", "applications_foreground", "screen", "battery", "network"].map { Self.fixture("aware/\($0).csv") }
         // The timezone table is read first wherever it is given.
-        let (r, log) = try Self.importing(["--from", "aware"] + files.reversed())
+        let (r, log) = try await Self.importing(["--from", "aware"] + files.reversed())
         #expect(r.status == 0, "\(r.err)")
         let d = "4b5e0c1a-7c2d-4f7e-9d3e-2a6b8f1c0d11"
         let expected = [
@@ -84,16 +87,16 @@ struct ImportTests {
             "2024-03-11T13:21:40.000+02:00,\(d),,screen_off,",
         ]
         #expect(log == expected.joined(separator: "\n") + "\n")
-        let named = try Self.importing(["--from", "aware", "--user", "bo"] + files)
+        let named = try await Self.importing(["--from", "aware", "--user", "bo"] + files)
         #expect(named.log?.contains("08:00:09.880+02:00,bo,fi.yle.areena,open,") == true)
     }
 
-    @Test func anImportedLogRunsThroughBench() throws {
+    @Test func anImportedLogRunsThroughBench() async throws {
         let out = Fetchsched.temp() + "/ann.csv"
-        let i = try Fetchsched.run(["import", "--from", "usagestats", "--user", "ann", "--utc-offset", "+01:00",
+        let i = try await Fetchsched.run(["import", "--from", "usagestats", "--user", "ann", "--utc-offset", "+01:00",
                                     Self.fixture("usagestats-dump.txt"), "--out", out])
         #expect(i.status == 0, "\(i.err)")
-        let b = try Fetchsched.run(["bench", out, "--policies", "none,fixed:15m,oracle", "--format", "csv"])
+        let b = try await Fetchsched.run(["bench", out, "--policies", "none,fixed:15m,oracle", "--format", "csv"])
         #expect(b.status == 0, "\(b.err)")
         #expect(b.out.split(separator: "\r\n").count == 4)
     }
@@ -126,20 +129,20 @@ struct ImportTests {
         ("aware", "_id,timestamp,device_id,screen_status\n1,1710136800000,dev,1\n", ":2: no UTC offset for device 'dev'"),
         ("aware", "_id,timestamp,device_id,timezone_id\n1,1710136800000,dev,Mars/Olympus\n", ":2: unknown time zone 'Mars/Olympus'"),
     ])
-    func aBadRowStopsAtItsFileAndLineAndWritesNothing(source: String, text: String, message: String) throws {
+    func aBadRowStopsAtItsFileAndLineAndWritesNothing(source: String, text: String, message: String) async throws {
         let dir = Fetchsched.temp()
         let file = dir + "/input", out = dir + "/log.csv"
         try #require(FileManager.default.createFile(atPath: file, contents: Data(text.utf8)))
         let offset = message.contains("no UTC offset") ? [] : ["--utc-offset", "+01:00"]
         let args = ["import", "--from", source, file, "--out", out] + offset + (source == "usagestats" ? ["--user", "ann"] : [])
-        let r = try Fetchsched.run(args)
+        let r = try await Fetchsched.run(args)
         #expect(r.status != 0)
         #expect(r.err.contains(file + message), "\(r.err)")
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).count == 1, "a partial file was left")
     }
 
-    @Test func skipInvalidCountsBadRowsByReasonAndKeepsTheRest() throws {
+    @Test func skipInvalidCountsBadRowsByReasonAndKeepsTheRest() async throws {
         let dir = Fetchsched.temp()
         let file = dir + "/export.csv"
         try #require(FileManager.default.createFile(atPath: file, contents: Data("""
@@ -150,19 +153,21 @@ struct ImportTests {
             1710140289000,com.x,1
 
             """.utf8)))
-        let (r, log) = try Self.importing(["--from", "usagestats", "--user", "ann", "--utc-offset", "+01:00", "--skip-invalid", file])
+        let (r, log) = try await Self.importing(["--from", "usagestats", "--user", "ann", "--utc-offset", "+01:00", "--skip-invalid", file])
         #expect(r.status == 0, "\(r.err)")
         #expect(log?.contains("2024-03-11T07:58:09.000+01:00,ann,com.x,open,") == true)
         #expect(r.err.contains("skipped (--skip-invalid): bad time 1"), "\(r.err)")
         #expect(r.err.contains("unknown usage event type UNKNOWN_TYPE_99 1"), "\(r.err)")
     }
 
-    @Test func missingUserOrOffsetIsRefusedBeforeReading() throws {
-        let noUser = try Fetchsched.run(["import", "--from", "usagestats", Self.fixture("usagestats-dump.txt"), "--out", "/tmp/x.csv"])
+    @Test func missingUserOrOffsetIsRefusedBeforeReading() async throws {
+        let noUser = try await Fetchsched.run(["import", "--from", "usagestats", Self.fixture("usagestats-dump.txt"), "--out", "/tmp/x.csv"])
         #expect(noUser.status != 0 && noUser.err.contains("needs --user"))
-        let noOffset = try Fetchsched.run(["import", "--from", "usagestats", "--user", "a", Self.fixture("usagestats-dump.txt"), "--out", "/tmp/x.csv"])
+        let noOffset = try await Fetchsched.run(["import", "--from", "usagestats", "--user", "a", Self.fixture("usagestats-dump.txt"),
+                "--out", "/tmp/x.csv"])
         #expect(noOffset.status != 0 && noOffset.err.contains("--utc-offset or --time-zone"))
-        let badOffset = try Fetchsched.run(["import", "--from", "usagestats", "--user", "a", "--utc-offset", "+25:00", Self.fixture("usagestats-dump.txt"), "--out", "/tmp/x.csv"])
+        let badOffset = try await Fetchsched.run(["import", "--from", "usagestats", "--user", "a", "--utc-offset", "+25:00",
+                Self.fixture("usagestats-dump.txt"), "--out", "/tmp/x.csv"])
         #expect(badOffset.status != 0 && badOffset.err.contains("is not an offset"))
     }
 }
@@ -171,24 +176,24 @@ struct ImportTests {
 struct ImportInputTests {
     static let header = "timestamp,package,event_type\n1710140282000,com.google.android.gm,1\n"
 
-    static func run(_ file: String, skip: Bool = false) throws -> Fetchsched.Result {
+    static func run(_ file: String, skip: Bool = false) async throws -> Fetchsched.Result {
         let out = Fetchsched.temp() + "/log.csv"
-        return try Fetchsched.run(["import", "--from", "usagestats", file, "--out", out, "--user", "ann", "--utc-offset", "+01:00"]
+        return try await Fetchsched.run(["import", "--from", "usagestats", file, "--out", out, "--user", "ann", "--utc-offset", "+01:00"]
                                   + (skip ? ["--skip-invalid"] : []), limit: 60)
     }
 
     @Test(arguments: [["import", "--from", "aware", "--utc-offset", "+01:00", "--out", "/dev/null"], ["check"], ["replay", "--policy", "none"],
                       ["import", "--from", "knowledgec", "--user", "kim", "--out", "/dev/null"]])
-    func aFIFOIsRefusedAtOnceNotWaitedOn(args: [String]) throws {
+    func aFIFOIsRefusedAtOnceNotWaitedOn(args: [String]) async throws {
         let fifo = Fetchsched.temp() + "/fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
         let command = args.count > 1 && args[0] == "import" ? args + [fifo] : [args[0], fifo] + args.dropFirst()
-        let r = try Fetchsched.run(command, limit: 60)
+        let r = try await Fetchsched.run(command, limit: 60)
         #expect(r.status == 1 && r.err.contains("is not a regular file"), "\(r.err)")
     }
 
     @Test(arguments: [["import", "--from", "aware", "--utc-offset", "+01:00"], ["check"]])
-    func aHugeFileWithNoNewlineStopsAtItsFirstMegabyte(args: [String]) throws {
+    func aHugeFileWithNoNewlineStopsAtItsFirstMegabyte(args: [String]) async throws {
         let dir = Fetchsched.temp()
         let path = dir + "/sparse.csv"
         try #require(FileManager.default.createFile(atPath: path, contents: nil))
@@ -196,31 +201,31 @@ struct ImportInputTests {
         try handle.truncate(atOffset: 1 << 31)  // 2 GiB of zeros, sparse: nothing is written
         try handle.close()
         let command = args[0] == "import" ? args + ["--out", dir + "/out.csv", path] : args + [path]
-        let r = try Fetchsched.run(command, limit: 60)
+        let r = try await Fetchsched.run(command, limit: 60)
         #expect(r.status == 1 && r.err.contains(":1:") && r.err.contains("longer than 1048576 bytes"), "\(r.err)")
         #expect(r.err.contains("timed out") == false)
     }
 
-    @Test func aCutOffLastLineIsAProblemOfThatLine() throws {
+    @Test func aCutOffLastLineIsAProblemOfThatLine() async throws {
         let file = Fetchsched.temp() + "/cut.csv"
         try (Self.header + "1710140283000,com.g").write(toFile: file, atomically: true, encoding: .utf8)
-        let stopped = try Self.run(file)
+        let stopped = try await Self.run(file)
         #expect(stopped.status == 1 && stopped.err.contains("cut.csv:3: the file ends inside this line"), "\(stopped.err)")
-        let skipped = try Self.run(file, skip: true)
+        let skipped = try await Self.run(file, skip: true)
         #expect(skipped.status == 0 && skipped.err.contains("cut-off last line 1"), "\(skipped.err)")
     }
 
-    @Test func skipInvalidCountsALongLineAndANonUTF8LineAsOneBadRowEach() throws {
+    @Test func skipInvalidCountsALongLineAndANonUTF8LineAsOneBadRowEach() async throws {
         let file = Fetchsched.temp() + "/bad.csv"
         var bytes = Array(Self.header.utf8)
         bytes += Array(repeating: UInt8(ascii: "x"), count: (1 << 20) + 10) + [10]
         bytes += [0xFF, 0xFE] + Array(",x,1\n".utf8)
         bytes += Array("1710140283000,com.google.android.gm,2\n".utf8)
         try #require(FileManager.default.createFile(atPath: file, contents: Data(bytes)))
-        let r = try Self.run(file, skip: true)
+        let r = try await Self.run(file, skip: true)
         #expect(r.status == 0, "\(r.err)")
         #expect(r.err.contains("line too long 1") && r.err.contains("not UTF-8 1"), "\(r.err)")
-        let stopped = try Self.run(file)
+        let stopped = try await Self.run(file)
         #expect(stopped.status == 1 && stopped.err.contains("bad.csv:3: a line longer than"), "\(stopped.err)")
     }
 }

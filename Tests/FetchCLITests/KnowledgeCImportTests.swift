@@ -26,20 +26,20 @@ struct KnowledgeCImportTests {
 
         """
 
-    @Test func anIPhonesKnowledgeDatabaseBecomesTheLogWorkedByHandAndPlans() throws {
+    @Test func anIPhonesKnowledgeDatabaseBecomesTheLogWorkedByHandAndPlans() async throws {
         let dir = Fetchsched.temp()
         let out = dir + "/kim.csv"
         let before = try Data(contentsOf: URL(fileURLWithPath: Self.fixture))
-        let r = try Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", Self.fixture, "--out", out])
+        let r = try await Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", Self.fixture, "--out", out])
         #expect(r.status == 0, "\(r.err)")
         #expect(try String(contentsOfFile: out, encoding: .utf8) == Self.expected)
         #expect(try Data(contentsOf: URL(fileURLWithPath: Self.fixture)) == before, "the database was written to")
-        let b = try Fetchsched.run(["bench", out, "--policies", "none,adaptive,oracle", "--format", "csv"])
+        let b = try await Fetchsched.run(["bench", out, "--policies", "none,adaptive,oracle", "--format", "csv"])
         #expect(b.status == 0 && b.out.split(separator: "\r\n").count == 4, "\(b.err)")
         let store = dir + "/kim.db"
-        let i = try Fetchsched.run(["ingest", out, "--db", store])
+        let i = try await Fetchsched.run(["ingest", out, "--db", store])
         #expect(i.status == 0, "\(i.err)")
-        let n = try Fetchsched.run(["next", "--db", store, "--user", "kim", "--app", "com.atebits.Tweetie2", "--explain"])
+        let n = try await Fetchsched.run(["next", "--db", store, "--user", "kim", "--app", "com.atebits.Tweetie2", "--explain"])
         #expect(n.status == 0, "\(n.err)")
         #expect(n.out.contains("com.atebits.Tweetie2"), "\(n.out)")
     }
@@ -53,38 +53,39 @@ struct KnowledgeCImportTests {
         ("ZVALUEINTEGER", "7", "is not 0 or 1"),
         ("ZVALUESTRING", "''", "bundle id) is empty"),
     ])
-    func aWrongValueStopsAtItsRecordOrIsCounted(column: String, value: String, message: String) throws {
+    func aWrongValueStopsAtItsRecordOrIsCounted(column: String, value: String, message: String) async throws {
         let dir = Fetchsched.temp()
         let db = dir + "/knowledgeC.db"
         try FileManager.default.copyItem(atPath: Self.fixture, toPath: db)
         let queue = try DatabaseQueue(path: db)
         let stream = column == "ZVALUEINTEGER" ? "/device/isLocked" : "/app/inFocus"
         let sql = "UPDATE ZOBJECT SET \(column) = \(value) WHERE Z_PK = (SELECT MIN(Z_PK) FROM ZOBJECT WHERE ZSTREAMNAME = ?)"
-        try queue.write { try $0.execute(sql: sql, arguments: [stream]) }
+        try await queue.write { try $0.execute(sql: sql, arguments: [stream]) }
         try queue.close()
-        let r = try Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", db, "--out", dir + "/out.csv"])
+        let r = try await Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", db, "--out", dir + "/out.csv"])
         #expect(r.status != 0)
         #expect(r.err.contains("ZOBJECT Z_PK=") && r.err.contains(message), "\(r.err)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.csv"))
-        let s = try Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", db, "--out", dir + "/out.csv", "--skip-invalid"])
+        let s = try await Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", db, "--out", dir + "/out.csv", "--skip-invalid"])
         #expect(s.status == 0 && s.err.contains("skipped (--skip-invalid): "), "\(s.err)")
     }
 
-    @Test func anOffsetGivenForAKnowledgeDatabaseIsRefused() throws {
-        let r = try Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", "--utc-offset", "+01:00", Self.fixture, "--out", "/tmp/x.csv"])
+    @Test func anOffsetGivenForAKnowledgeDatabaseIsRefused() async throws {
+        let r = try await Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", "--utc-offset", "+01:00", Self.fixture,
+                "--out", "/tmp/x.csv"])
         #expect(r.status != 0 && r.err.contains("each record carries the phone's offset"), "\(r.err)")
     }
 
-    @Test func aFileThatIsNoKnowledgeDatabaseIsRefusedByWhatItLacks() throws {
+    @Test func aFileThatIsNoKnowledgeDatabaseIsRefusedByWhatItLacks() async throws {
         let dir = Fetchsched.temp()
         let text = dir + "/notes.txt", other = dir + "/other.db"
         try #require(FileManager.default.createFile(atPath: text, contents: Data("not a database at all\n".utf8)))
         let queue = try DatabaseQueue(path: other)
-        try queue.write { try $0.execute(sql: "CREATE TABLE ZOBJECT (Z_PK INTEGER PRIMARY KEY, ZSTREAMNAME TEXT)") }
+        try await queue.write { try $0.execute(sql: "CREATE TABLE ZOBJECT (Z_PK INTEGER PRIMARY KEY, ZSTREAMNAME TEXT)") }
         try queue.close()
-        let t = try Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", text, "--out", dir + "/a.csv"])
+        let t = try await Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", text, "--out", dir + "/a.csv"])
         #expect(t.status != 0 && t.err.contains("not an SQLite database"), "\(t.err)")
-        let o = try Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", other, "--out", dir + "/b.csv"])
+        let o = try await Fetchsched.run(["import", "--from", "knowledgec", "--user", "kim", other, "--out", dir + "/b.csv"])
         #expect(o.status != 0 && o.err.contains("ZOBJECT has no ZSTARTDATE"), "\(o.err)")
     }
 }

@@ -15,12 +15,12 @@ struct OutputPathTests {
     ]
 
     @Test(arguments: writers.map(\.1))
-    func aSymlinkIsRefusedAndWhatItPointsAtIsLeftAlone(args: [String]) throws {
+    func aSymlinkIsRefusedAndWhatItPointsAtIsLeftAlone(args: [String]) async throws {
         let dir = Fetchsched.temp()
         let target = dir + "/target", link = dir + "/link"
         try "keep\n".write(toFile: target, atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-        let r = try Fetchsched.run(args + [link])
+        let r = try await Fetchsched.run(args + [link])
         #expect(r.status == 1 && r.err.contains("is a symbolic link"), "\(r.err)")
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep\n")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
@@ -28,47 +28,47 @@ struct OutputPathTests {
     }
 
     @Test(arguments: writers.map(\.1))
-    func aDeviceIsWrittenInPlaceNotReplaced(args: [String]) throws {
-        let r = try Fetchsched.run(args + ["/dev/null"])
+    func aDeviceIsWrittenInPlaceNotReplaced(args: [String]) async throws {
+        let r = try await Fetchsched.run(args + ["/dev/null"])
         #expect(r.status == 0, "\(r.err)")
         var st = stat()
         #expect(lstat("/dev/null", &st) == 0 && st.st_mode & S_IFMT == S_IFCHR)
     }
 
-    @Test func aDirectoryAndAFIFOWithNoReaderAreRefusedAtOnce() throws {
+    @Test func aDirectoryAndAFIFOWithNoReaderAreRefusedAtOnce() async throws {
         let dir = Fetchsched.temp()
         let fifo = dir + "/fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
         for (path, message) in [(dir, "is a directory"), (fifo, "a FIFO that nothing reads")] {
-            let r = try Fetchsched.run(["replay", CommandTests.sample, "--policy", "none", "--quiet", "--trace", path], limit: 60)
+            let r = try await Fetchsched.run(["replay", CommandTests.sample, "--policy", "none", "--quiet", "--trace", path], limit: 60)
             #expect(r.status == 1 && r.err.contains(message), "\(r.err)")
         }
     }
 
     @Test(arguments: [[], ["--format", "json"], ["--explain"], ["--at", "2025-01-07T00:00:00Z"]])
-    func nextForAUserWithoutEventsSaysSoAndExitsOne(extra: [String]) throws {
+    func nextForAUserWithoutEventsSaysSoAndExitsOne(extra: [String]) async throws {
         let dir = Fetchsched.temp()
         let db = dir + "/s.sqlite"
-        #expect(try Fetchsched.run(["ingest", CommandTests.sample, "--db", db]).status == 0)
-        let r = try Fetchsched.run(["next", "--db", db, "--user", "nobody", "--app", "y"] + extra)
+        #expect(try await Fetchsched.run(["ingest", CommandTests.sample, "--db", db]).status == 0)
+        let r = try await Fetchsched.run(["next", "--db", db, "--user", "nobody", "--app", "y"] + extra)
         #expect(r.status == 1 && r.err.contains("no events of user 'nobody'"), "\(r.status) \(r.err)")
     }
 
     @Test(arguments: [["--user", "\u{FEFF}user-0001", "--app", "com.example.news"], ["--user", "user-0001", "--app", "\u{FEFF}news"],
                       ["--user", "", "--app", "news"]])
-    func nextRefusesANameTheOtherDoorsRefuse(names: [String]) throws {
-        let r = try Fetchsched.run(["next", "--db", "/nonexistent.sqlite"] + names)
+    func nextRefusesANameTheOtherDoorsRefuse(names: [String]) async throws {
+        let r = try await Fetchsched.run(["next", "--db", "/nonexistent.sqlite"] + names)
         #expect(r.status != 0 && (r.err.contains("U+FEFF") || r.err.contains("is empty")), "\(r.err)")
     }
 
-    @Test func aTracesNamesAreQuotedAndReadBack() throws {
+    @Test func aTracesNamesAreQuotedAndReadBack() async throws {
         let dir = Fetchsched.temp()
         let log = dir + "/log.jsonl", trace = dir + "/trace.csv"
         let rows = ["2025-01-06T08:00:00+01:00", "2025-01-06T09:00:00+01:00"].map { t in
             #"{"timestamp":"\#(t)","user":"ann, \"the\" tester","app":"news, daily","event":"open","value":""}"#
         }
         try (rows.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
-        let r = try Fetchsched.run(["replay", log, "--policy", "fixed:15m", "--trace", trace, "--quiet"])
+        let r = try await Fetchsched.run(["replay", log, "--policy", "fixed:15m", "--trace", trace, "--quiet"])
         #expect(r.status == 0, "\(r.err)")
         let parsed = CSVOutputTests.parse(try String(contentsOfFile: trace, encoding: .utf8))
         #expect(parsed.count > 1)
@@ -81,21 +81,21 @@ struct OutputPathTests {
 /// Issue 34: over SQLite the service owns the file, so a second writer is refused at once
 /// rather than left unseen by the service's memory.
 struct WriterLockTests {
-    @Test func anIngestIntoAStoreAnotherProcessWritesIsRefusedAndStoresNothing() throws {
+    @Test func anIngestIntoAStoreAnotherProcessWritesIsRefusedAndStoresNothing() async throws {
         let dir = Fetchsched.temp()
         let db = dir + "/s.sqlite"
         do {
             let held = try SQLiteStore(path: db, writer: true)  // as a running service holds it
-            let r = try Fetchsched.run(["ingest", CommandTests.sample, "--db", db])
+            let r = try await Fetchsched.run(["ingest", CommandTests.sample, "--db", db])
             #expect(r.status == 1 && r.err.contains("is being written by another process"), "\(r.err)")
             #expect(try held.counts().events == 0)
-            let serve = try Fetchsched.run(["serve", "--db", db, "--port", "18123"], limit: 60)
+            let serve = try await Fetchsched.run(["serve", "--db", db, "--port", "18123"], limit: 60)
             #expect(serve.status == 1 && serve.err.contains("is being written by another process"), "\(serve.err)")
             // Readers take no claim.
-            #expect(try Fetchsched.run(["replay", "--db", db, "--policy", "none", "--quiet"]).status == 0)
+            #expect(try await Fetchsched.run(["replay", "--db", db, "--policy", "none", "--quiet"]).status == 0)
         }
         // Released with the store: the same ingest now stores the log.
-        let r = try Fetchsched.run(["ingest", CommandTests.sample, "--db", db])
+        let r = try await Fetchsched.run(["ingest", CommandTests.sample, "--db", db])
         #expect(r.status == 0, "\(r.err)")
     }
 }

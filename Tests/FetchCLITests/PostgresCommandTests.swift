@@ -12,24 +12,24 @@ struct PostgresCommandTests {
         let dir = Fetchsched.temp()
         let lite = dir + "/s.sqlite"
         for store in [db.url, lite] {
-            let r = try await Fetchsched.runAsync(["ingest", Self.sample, "--db", store])
+            let r = try await Fetchsched.run(["ingest", Self.sample, "--db", store])
             #expect(r.status == 0, "\(r.err)")
             #expect(r.out.contains("learned the usage models of"), "\(r.out)")
-            let again = try await Fetchsched.runAsync(["ingest", Self.sample, "--db", store])
+            let again = try await Fetchsched.run(["ingest", Self.sample, "--db", store])
             #expect(again.out.contains(": 0 new"), "ingesting the same log again adds nothing: \(again.out)")
         }
         let benchArgs = ["--policies", "fixed:15m,adaptive,oracle", "--format", "json", "--quiet"]
-        let fromFile = try await Fetchsched.runAsync(["bench", Self.sample] + benchArgs)
-        let fromPostgres = try await Fetchsched.runAsync(["bench", "--db", db.url] + benchArgs)
+        let fromFile = try await Fetchsched.run(["bench", Self.sample] + benchArgs)
+        let fromPostgres = try await Fetchsched.run(["bench", "--db", db.url] + benchArgs)
         #expect(fromPostgres.status == 0, "\(fromPostgres.err)")
         #expect(fromPostgres.out == fromFile.out)
-        let replay = try await Fetchsched.runAsync(["replay", "--db", db.url, "--policy", "adaptive", "--format", "json", "--quiet"])
-        #expect(replay.out == (try await Fetchsched.runAsync(["replay", "--db", lite, "--policy", "adaptive", "--format", "json", "--quiet"])).out)
+        let replay = try await Fetchsched.run(["replay", "--db", db.url, "--policy", "adaptive", "--format", "json", "--quiet"])
+        #expect(replay.out == (try await Fetchsched.run(["replay", "--db", lite, "--policy", "adaptive", "--format", "json", "--quiet"])).out)
         for (app, at) in [("com.example.news", nil), ("com.example.chat", "2025-01-08T06:00:00Z")] {
             let args = ["--user", "user-0001", "--app", app, "--format", "json"] + (at.map { ["--at", $0] } ?? [])
-            let pg = try await Fetchsched.runAsync(["next", "--db", db.url] + args)
+            let pg = try await Fetchsched.run(["next", "--db", db.url] + args)
             #expect(pg.status == 0, "\(pg.err)")
-            #expect(pg.out == (try await Fetchsched.runAsync(["next", "--db", lite] + args)).out)
+            #expect(pg.out == (try await Fetchsched.run(["next", "--db", lite] + args)).out)
         }
         try await db.drop()
     }
@@ -39,7 +39,7 @@ struct PostgresCommandTests {
         let db = try await TestDatabase.make()
         let missing = db.url.replacingOccurrences(of: "/t_", with: "/missing_t_")
         for (url, says) in [(missing, "does not exist"), (db.url + "?sslmode=require", "does not offer TLS")] {
-            let r = try await Fetchsched.runAsync(["next", "--db", url, "--user", "u", "--app", "a"], limit: 60)
+            let r = try await Fetchsched.run(["next", "--db", url, "--user", "u", "--app", "a"], limit: 60)
             #expect(r.status == 1 && r.err.contains(says), "\(r.err)")
         }
         try await db.drop()
@@ -50,7 +50,7 @@ struct PostgresCommandTests {
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
     func aReplayOfPostgresFinishesWithAOneThreadCooperativePool() async throws {
         let db = try await TestDatabase.make()
-        #expect(try await Fetchsched.runAsync(["ingest", Self.sample, "--db", db.url, "--no-learn"]).status == 0)
+        #expect(try await Fetchsched.run(["ingest", Self.sample, "--db", db.url, "--no-learn"]).status == 0)
         // One processor as libdispatch sees it (scripts/one-cpu.c): a pool of one thread.
         let shim = Fetchsched.temp() + "/one-cpu.so"
         let cc = Process()
@@ -61,7 +61,7 @@ struct PostgresCommandTests {
         try #require(cc.terminationStatus == 0, "cc could not build the one-processor shim")
         let oneThread = ["LD_PRELOAD": shim]
         for args in [["replay", "--db", db.url, "--policy", "fixed:60m", "--quiet"], ["bench", "--db", db.url, "--policies", "none,ios", "--quiet"]] {
-            let r = try await Fetchsched.runAsync(args, limit: 120, environment: oneThread)
+            let r = try await Fetchsched.run(args, limit: 120, environment: oneThread)
             #expect(r.status == 0, "\(args[0]): \(r.err)")
         }
         try await db.drop()
@@ -87,14 +87,14 @@ struct PostgresCommandTests {
         let log = dir + "/tied.csv", lite = dir + "/s.sqlite"
         try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
         for store in [db.url, lite] {
-            let r = try await Fetchsched.runAsync(["ingest", log, "--db", store, "--no-learn"])
+            let r = try await Fetchsched.run(["ingest", log, "--db", store, "--no-learn"])
             #expect(r.status == 0, "\(r.err)")
         }
         func outputs(_ store: String) async throws -> (trace: String, report: String) {
             let trace = dir + "/trace-\(store == lite ? "lite" : "pg").csv", report = dir + "/report-\(store == lite ? "lite" : "pg").html"
-            let replay = try await Fetchsched.runAsync(["replay", "--db", store, "--policy", "fixed:15m", "--trace", trace, "--quiet"])
+            let replay = try await Fetchsched.run(["replay", "--db", store, "--policy", "fixed:15m", "--trace", trace, "--quiet"])
             #expect(replay.status == 0, "\(replay.err)")
-            let bench = try await Fetchsched.runAsync(["bench", "--db", store, "--policies", "none,adaptive", "--report", report, "--quiet"])
+            let bench = try await Fetchsched.run(["bench", "--db", store, "--policies", "none,adaptive", "--report", report, "--quiet"])
             #expect(bench.status == 0, "\(bench.err)")
             // The report names its source (the store) in its note; the rest must be the same.
             let html = try String(contentsOfFile: report, encoding: .utf8)
@@ -122,8 +122,8 @@ struct PostgresCommandTests {
         ("postgres://u:se?cret@127.0.0.1/db", "percent-encoded"),
         ("postgres://u:secret@127.0.0.1:abc/db", "is not a URL"),
     ])
-    func aBadOrUnreachableURLIsAClearErrorThatHidesThePassword(url: String, says: String) throws {
-        let r = try Fetchsched.run(["next", "--db", url, "--user", "u", "--app", "a"])
+    func aBadOrUnreachableURLIsAClearErrorThatHidesThePassword(url: String, says: String) async throws {
+        let r = try await Fetchsched.run(["next", "--db", url, "--user", "u", "--app", "a"])
         #expect(r.status == 1, "\(r.err)")
         #expect(r.err.contains(says), "\(r.err)")
         #expect(!r.err.contains("secret"))
