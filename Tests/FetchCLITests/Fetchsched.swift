@@ -20,9 +20,9 @@ enum Fetchsched {
     ///
     /// The wait is on a thread of its own: a test waiting on one of the cooperative pool's few
     /// threads (two on a 2-core machine) holds up every other test's async work meanwhile, a
-    /// PostgreSQL store's connection pool among it, whose opening then times out.
-    /// At most as many runs at a time as the machine has cores, as when each run held a pool
-    /// thread: the runs whose policies must answer in time are timed against a loaded machine.
+    /// PostgreSQL store's connection pool among it, whose opening then times out. At most as
+    /// many runs go at a time as the machine has cores, as when each run held a pool thread: the
+    /// runs whose policies must answer in time would otherwise be timed on an overloaded machine.
     static func run(_ args: [String], limit: Double = 300, environment: [String: String] = [:]) async throws -> Result {
         await slots.acquire()
         defer { Task { await slots.release() } }
