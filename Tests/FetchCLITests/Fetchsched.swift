@@ -25,10 +25,11 @@ enum Fetchsched {
     /// runs whose policies must answer in time would otherwise be timed on an overloaded machine.
     static func run(_ args: [String], limit: Double = 300, environment: [String: String] = [:]) async throws -> Result {
         await slots.acquire()
-        defer { Task { await slots.release() } }
-        return try await withCheckedThrowingContinuation { (done: CheckedContinuation<Result, any Error>) in
-            Thread { done.resume(with: Swift.Result { try runBlocking(args, limit: limit, environment: environment) }) }.start()
+        let outcome = await withCheckedContinuation { (done: CheckedContinuation<Swift.Result<Result, any Error>, Never>) in
+            Thread { done.resume(returning: Swift.Result { try runBlocking(args, limit: limit, environment: environment) }) }.start()
         }
+        await slots.release()
+        return try outcome.get()
     }
 
     private static let slots = RunSlots(max(2, ProcessInfo.processInfo.activeProcessorCount))
