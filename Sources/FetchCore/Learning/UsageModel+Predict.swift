@@ -49,20 +49,15 @@ extension UsageModel {
     /// of time since the last open, among those that lasted at least until `t`, each bucket's
     /// gaps spread evenly over it. A little prior keeps an app with few gaps from certainty.
     public func reopenProbability(_ app: Int32, at t: Int64, within span: Int64) -> Double {
-        guard let h = apps[app], h.lastOpen != .min, t >= h.lastOpen else { return 0 }
-        let last = h.lastOpen, gaps = h.gaps
-        let from = Double(t - last) / Double(Millis.minute), to = from + Double(span) / Double(Millis.minute)
-        var within = 0.0, later = 0.0, lower = 0.0
-        for i in gaps.indices {
-            let upper = Double(Self.gapBounds[i]), mass = Double(gaps[i])
-            defer { lower = upper }
-            guard mass > 0, upper > from else { continue }
-            let width = upper - lower
-            later += mass * (upper - max(lower, from)) / width
-            within += mass * max(0, min(upper, to) - max(lower, from)) / width
-        }
-        let k = 0.5 * Double(currentWeight(at: t))
-        return min(1, (within + 0.02 * k) / (later + k))
+        reopenRhythm(app, at: t, span: span)?.chance ?? 0
+    }
+
+    /// The re-open rhythm of `app` as seen from `t` and its chance within `span`, for
+    /// ``reopenProbability(_:at:within:)`` over one span or several; nil before its first open
+    /// or when `t` is before its last.
+    func reopenRhythm(_ app: Int32, at t: Int64, span: Int64) -> ReopenRhythm? {
+        guard let (gaps, last) = apps.rhythm(app), last != .min, t >= last else { return nil }
+        return ReopenRhythm(gaps: gaps, since: t - last, weight: currentWeight(at: t), span: span)
     }
 
     /// Probability that a fetch started within `[t, t + span]` is the prefetch of a session-first

@@ -31,14 +31,15 @@ extension UsageModel {
     /// The next open of `app` within `(t, t + span]`, from its re-open rhythm
     /// (``reopenProbability(_:at:within:)``); nil before its first open or when none is likely.
     public func openForecast(_ app: Int32, from t: Int64, span: Int64) -> WakeForecast? {
-        let chance = reopenProbability(app, at: t, within: span)
+        guard let rhythm = reopenRhythm(app, at: t, span: span) else { return nil }
+        let chance = rhythm.chance
         guard chance > 0 else { return nil }
         // The chance grows with the span: the quantiles by bisection, to the minute.
         func quantile(_ q: Double) -> Int64 {
             var low: Int64 = 0, high = span
             while high - low > Millis.minute {
                 let mid = low + (high - low) / 2
-                if reopenProbability(app, at: t, within: mid) >= q * chance { high = mid } else { low = mid }
+                if rhythm.probability(within: mid) >= q * chance { high = mid } else { low = mid }
             }
             return high
         }
@@ -51,29 +52,39 @@ extension UsageModel {
     static func forecast(counts: [Float], exposure: [Float], share: Double, shift: Int64, from t: Int64, span: Int64,
                          offsetMinutes: Int) -> WakeForecast? {
         guard span > 0 else { return nil }
-        // The pieces of the span within one bin each: where they start, the chance that none
-        // came before, and the chance per millisecond within.
-        var starts: [Int64] = [], none: [Double] = [], rates: [Double] = []
-        var elapsed: Int64 = 0, survival = 1.0
+        // The chance per millisecond within bin `b`.
+        func rate(_ b: Int) -> Double {
+            exposure[b] > 0 ? min(1, share * Double(counts[b] / exposure[b])) / Double(Self.binLength) : 0
+        }
+        // The pieces of the span within one bin each, twice: once for the chance of a wake in the
+        // span, then for where a quarter, a half and three quarters of it have come. Both passes
+        // multiply the same factors in the same order, so the second sees the first's numbers.
+        var survival = 1.0
         Self.forEachBin(from: t - shift, span: span, offsetMinutes: offsetMinutes) { b, piece in
-            let rate = exposure[b] > 0 ? min(1, share * Double(counts[b] / exposure[b])) / Double(Self.binLength) : 0
-            starts.append(elapsed)
-            none.append(survival)
-            rates.append(rate)
-            survival *= 1 - rate * Double(piece)
-            elapsed += piece
+            survival *= 1 - rate(b) * Double(piece)
         }
         let chance = 1 - survival
         guard chance > 0 else { return nil }
-        func quantile(_ q: Double) -> Int64 {
-            let target = 1 - q * chance
-            for i in starts.indices.reversed() where none[i] >= target && rates[i] > 0 {
-                // A rate near zero puts the moment far past the span: bounded before it is an Int64.
-                let within = ((1 - target / none[i]) / rates[i]).rounded(.up)
-                return within < Double(span - starts[i]) ? starts[i] + Int64(within) : span
+        // Per quantile, the last piece that starts with at least its share of the chance still to
+        // come and has a rate: where it starts, the chance that none came before it, its rate.
+        let targets = SIMD3<Double>(1 - 0.25 * chance, 1 - 0.5 * chance, 1 - 0.75 * chance)
+        var last: [(start: Int64, none: Double, rate: Double)?] = [nil, nil, nil]
+        var elapsed: Int64 = 0
+        survival = 1
+        Self.forEachBin(from: t - shift, span: span, offsetMinutes: offsetMinutes) { b, piece in
+            let r = rate(b)
+            if r > 0 {
+                for q in 0..<3 where survival >= targets[q] { last[q] = (elapsed, survival, r) }
             }
-            return 0
+            survival *= 1 - r * Double(piece)
+            elapsed += piece
         }
-        return WakeForecast(chance: chance, early: quantile(0.25), median: quantile(0.5), late: quantile(0.75))
+        func quantile(_ q: Int) -> Int64 {
+            guard let (start, none, rate) = last[q] else { return 0 }
+            // A rate near zero puts the moment far past the span: bounded before it is an Int64.
+            let within = ((1 - targets[q] / none) / rate).rounded(.up)
+            return within < Double(span - start) ? start + Int64(within) : span
+        }
+        return WakeForecast(chance: chance, early: quantile(0), median: quantile(1), late: quantile(2))
     }
 }

@@ -6,17 +6,28 @@ extension AdaptivePolicy: PlanningPolicy {
     }
 
     public func explain(_ a: Assessment?, kind: FetchPlan.Trigger.Kind, app: Int32, at e: UsageEvent, state: UserState) -> String {
-        var parts: [String] = []
+        // Written piece by piece into one string: a plan writes a reason for every trigger, and
+        // pieces interpolated and joined cost several times as much.
+        var out = ""
+        out.reserveCapacity(320)
         if let a {
             if let learner = state.learner {
                 // The learner is asked only about an app that would be stale.
-                if a.unneeded == nil { parts.append(Self.learnedSignal(a, learner: learner)) }
+                if a.unneeded == nil {
+                    out += Self.learnedSignal(a, learner: learner)
+                    out += "; "
+                }
             } else {
-                parts.append(Self.signal(kind, model: state.model, app: app, at: e))
+                Self.signal(kind, model: state.model, app: app, at: e, into: &out)
+                out += "; "
             }
         }
-        parts.append(a.map(Self.weighing) ?? "the policy does not weigh it then (it waits for two opens and a learned session)")
-        return parts.joined(separator: "; ")
+        if let a {
+            Self.weighing(a, into: &out)
+        } else {
+            out += "the policy does not weigh it then (it waits for two opens and a learned session)"
+        }
+        return out
     }
 
     public func waiting(opens: Int) -> String? {
@@ -37,40 +48,76 @@ extension AdaptivePolicy: PlanningPolicy {
             + "\(learner.logistic.settled) labelled moments of this user"
     }
 
-    /// What the habits say: the chance behind the decision, by the kind of wake.
-    static func signal(_ kind: FetchPlan.Trigger.Kind, model: UsageModel, app: Int32, at e: UsageEvent) -> String {
+    /// What the habits say: the chance behind the decision, by the kind of wake; written at the
+    /// end of `out`.
+    static func signal(_ kind: FetchPlan.Trigger.Kind, model: UsageModel, app: Int32, at e: UsageEvent, into out: inout String) {
         let t = e.time.millis, offset = Int(e.offsetMinutes)
-        let percent = TriggerReason.percent
+        func percent(_ p: Double) { out += String(TriggerReason.percent(p)) }
         switch kind {
         case .screenOn:
-            return "you open it in \(percent(model.sessionProbability(app, at: t, offsetMinutes: offset)))% of sessions at this time of the week, "
-                + "\(percent(model.lateShare(app)))% of them \(DurationText.format(UsageModel.usableLead)) or more after unlock"
+            out += "you open it in "
+            percent(model.sessionProbability(app, at: t, offsetMinutes: offset))
+            out += "% of sessions at this time of the week, "
+            percent(model.lateShare(app))
+            out += "% of them "
+            out += Self.usableLeadText
+            out += " or more after unlock"
         case .plugged:
-            return "you open it within \(DurationText.format(UsageModel.sessionGap)) of \(percent(model.plugProbability(app)))% of plug-ins"
+            out += "you open it within "
+            out += Self.sessionGapText
+            out += " of "
+            percent(model.plugProbability(app))
+            out += "% of plug-ins"
         case .open(let after):
-            var out = "you open it within \(DurationText.format(UsageModel.successorWindow)) after \(after) "
-                + "\(percent(model.successorProbability(app, after: e.app)))% of the time"
+            out += "you open it within "
+            out += Self.successorWindowText
+            out += " after "
+            out += after
+            out += " "
+            percent(model.successorProbability(app, after: e.app))
+            out += "% of the time"
             if model.opensSession(at: t) {
                 out += "; that open would start a session, and you open it in "
-                    + "\(percent(model.sessionProbability(app, at: t, offsetMinutes: offset)))% of sessions at this time of the week"
+                percent(model.sessionProbability(app, at: t, offsetMinutes: offset))
+                out += "% of sessions at this time of the week"
             }
-            return out
         case .push:
-            return "its server publishes updates"
+            out += "its server publishes updates"
         }
     }
 
-    /// How the policy weighed the fetch.
-    static func weighing(_ a: Assessment) -> String {
-        if let why = a.unneeded?.why { return "no fetch needed: \(why)" }
-        if a.chance <= 0 { return "nothing suggests an open of it soon after" }
-        var out = ""
-        if let r = a.reopen { out += "its re-open rhythm gives \(TriggerReason.percent(r))%; " }
-        if a.stale < 0.995 { out += "its content would be stale at \(TriggerReason.percent(a.stale))%; " }
-        let rescues = ResultText.fixed(a.expectedRescues, 2), bar = ResultText.fixed(a.bar, 2)
-        out += "\(rescues) expected rescues for \(ResultText.fixed(a.costJoules, 1)) J, "
-        out += a.fetch ? "at least the \(bar) needed at the day's price" : "below the \(bar) needed at the day's price"
-        return out
+    /// The model's spans as a reason writes them, written once.
+    static let usableLeadText = DurationText.format(UsageModel.usableLead)
+    static let sessionGapText = DurationText.format(UsageModel.sessionGap)
+    static let successorWindowText = DurationText.format(UsageModel.successorWindow)
+
+    /// How the policy weighed the fetch, written at the end of `out`.
+    static func weighing(_ a: Assessment, into out: inout String) {
+        if let why = a.unneeded?.why {
+            out += "no fetch needed: "
+            out += why
+            return
+        }
+        if a.chance <= 0 {
+            out += "nothing suggests an open of it soon after"
+            return
+        }
+        if let r = a.reopen {
+            out += "its re-open rhythm gives "
+            out += String(TriggerReason.percent(r))
+            out += "%; "
+        }
+        if a.stale < 0.995 {
+            out += "its content would be stale at "
+            out += String(TriggerReason.percent(a.stale))
+            out += "%; "
+        }
+        out += ResultText.fixed(a.expectedRescues, 2)
+        out += " expected rescues for "
+        out += ResultText.fixed(a.costJoules, 1)
+        out += a.fetch ? " J, at least the " : " J, below the "
+        out += ResultText.fixed(a.bar, 2)
+        out += " needed at the day's price"
     }
 }
 
