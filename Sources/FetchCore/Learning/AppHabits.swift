@@ -43,12 +43,11 @@ public struct AppHabits: Sendable {
         return i >= 0 && i < slots.count ? slots[i]?.allOpens ?? 0 : 0
     }
 
-    /// The gaps between the opens of `id` and its last open (nil when it has no habit), without
-    /// copying the rest of the habit out as the subscript does.
+    /// The gaps between the opens of `id` and its last open (nil when it has no habit).
     func rhythm(_ id: Int32) -> (gaps: SIMD16<Float>, lastOpen: Int64)? {
         let i = Int(id)
-        guard i >= 0 && i < slots.count, let gaps = slots[i]?.gaps, let last = slots[i]?.lastOpen else { return nil }
-        return (gaps, last)
+        guard i >= 0 && i < slots.count, case .some(let habit) = slots[i] else { return nil }
+        return (habit.gaps, habit.lastOpen)
     }
 
     /// Changes the habit of `id` in place (made empty first when there is none), so its arrays
