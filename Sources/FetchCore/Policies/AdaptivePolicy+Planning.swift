@@ -6,8 +6,8 @@ extension AdaptivePolicy: PlanningPolicy {
     }
 
     public func explain(_ a: Assessment?, kind: FetchPlan.Trigger.Kind, app: Int32, at e: UsageEvent, state: UserState) -> String {
-        // Written piece by piece into one string: a plan writes a reason for every trigger, and
-        // pieces interpolated and joined cost several times as much.
+        // Written piece by piece into one string, with room for a long reason from the start: a
+        // plan writes a reason for every trigger, and pieces interpolated, then joined, cost more.
         var out = ""
         out.reserveCapacity(320)
         if let a {
