@@ -42,16 +42,20 @@ extension PostgresStore {
     /// The ingest in one transaction; a first load feeds `learner`, any other ingest sets it to nil.
     nonisolated(nonsending) private func ingest<S: UsageEventSource>(_ source: inout S,
                                                                     learner: inout LearnerQueue?) async throws -> IngestStats {
-        try await client.withConnection { conn in
-            try await conn.query("BEGIN", logger: logger)
-            do {
-                let stats = try await ingest(&source, conn, learner: &learner)
-                try await conn.query("COMMIT", logger: logger)
-                return stats
-            } catch {
-                _ = try? await conn.query("ROLLBACK", logger: logger)
-                throw error
+        do {
+            return try await client.withConnection { conn in
+                try await conn.query("BEGIN", logger: logger)
+                do {
+                    let stats = try await ingest(&source, conn, learner: &learner)
+                    try await conn.query("COMMIT", logger: logger)
+                    return stats
+                } catch {
+                    await Self.rollBack(conn, logger: logger)
+                    throw error
+                }
             }
+        } catch {
+            throw unavailable(error)
         }
     }
 

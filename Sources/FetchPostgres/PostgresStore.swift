@@ -25,6 +25,8 @@ public final class PostgresStore: ServiceStore {
     private let running: Task<Void, Never>
     /// The listener of version changes, started by ``watchVersions(_:)``.
     let watcher = VersionWatcher()
+    /// Ends a request's wait when its connection closes under it.
+    let closeWatch = ConnectionCloseWatch()
 
     /// Other instances may write to the same database: the service checks versions.
     public var isShared: Bool { true }
@@ -78,11 +80,16 @@ public final class PostgresStore: ServiceStore {
     /// Tells `receive` of every change of a user's version as it commits (a trigger on
     /// `user_versions` notifies the channel ``VersionWatcher/channel``), until ``close()``.
     public func watchVersions(_ receive: @escaping @Sendable (VersionNews) -> Void) {
-        watcher.start(client: client, logger: logger, receive: receive)
+        watcher.start(client: client, logger: logger, statement: { [weak self] in try await self?.run($0) }, receive: receive)
     }
 
     public func catchUpVersions() async throws {
-        try await watcher.catchUp(client: client, logger: logger)
+        try await watcher.catchUp { [weak self] in try await self?.run($0) }
+    }
+
+    /// Runs one statement on a pooled connection, within the store's waits (``connection(_:)``).
+    func run(_ statement: PostgresQuery) async throws {
+        try await connection { [logger] conn in _ = try await conn.query(statement, logger: logger) }
     }
 
     /// How long opening the store waits for a first connection.
@@ -136,10 +143,18 @@ public final class PostgresStore: ServiceStore {
                 try await conn.query("COMMIT", logger: logger)
                 return value
             } catch {
-                _ = try? await conn.query("ROLLBACK", logger: logger)
+                await Self.rollBack(conn, logger: logger)
                 throw error
             }
         }
+    }
+
+    /// Rolls back the transaction open on `conn` after its work failed, unless the connection has
+    /// closed: the server ended the transaction with it, and PostgresNIO never answers a statement
+    /// written to a closed connection.
+    static func rollBack(_ conn: PostgresConnection, logger: Logger) async {
+        guard !conn.isClosed else { return }
+        _ = try? await conn.query("ROLLBACK", logger: logger)
     }
 
     /// Runs `body` on a pooled connection, again from the start on a conflict with another
@@ -162,16 +177,19 @@ extension PostgresStore {
     /// Runs `body` on a pooled connection, or throws ``StoreUnavailable`` when none comes within
     /// ``connectionWait`` (the server is down or unreachable): the pool would otherwise retry
     /// quietly and the request wait without end. The wait is cancelled with the request, so a
-    /// write that gave up is never run later.
+    /// write that gave up is never run later. A connection that closes under `body` ends the
+    /// wait too (``ConnectionCloseWatch``), ``connectionWait`` after the close.
     func connection<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
         let started = NIOLockedValueBox(false)
-        let client = client, wait = connectionWait
+        let client = client, wait = connectionWait, watch = closeWatch, location = location
         do {
             return try await withThrowingTaskGroup(of: ConnectionOutcome<R>.self) { group in
                 group.addTask {
                     .value(try await client.withConnection { conn in
                         started.withLockedValue { $0 = true }
-                        return try await body(conn)
+                        return try await watch.run(on: conn, grace: wait, failure: {
+                            StoreUnavailable("the connection to '\(location)' closed before the request was done")
+                        }) { try await body(conn) }
                     })
                 }
                 group.addTask {
@@ -189,8 +207,21 @@ extension PostgresStore {
                 }
                 throw CancellationError()
             }
-        } catch let e as PSQLError where Self.isConnectionLoss(e) {
-            throw StoreUnavailable("the connection to '\(location)' failed: \(Self.describe(e))")
+        } catch {
+            throw unavailable(error)
+        }
+    }
+
+    /// ``StoreUnavailable``, naming the store, when `error` is a lost connection (``isConnectionLoss(_:)``,
+    /// or the older error a `COPY` gives); else `error` as it is.
+    func unavailable(_ error: any Error) -> any Error {
+        switch error {
+        case let e as PSQLError where Self.isConnectionLoss(e):
+            StoreUnavailable("the connection to '\(location)' failed: \(Self.describe(e))")
+        case PostgresError.connectionClosed:
+            StoreUnavailable("the connection to '\(location)' closed")
+        default:
+            error
         }
     }
 

@@ -8,11 +8,11 @@ import Synchronization
 /// it on as ``VersionNews``; listens again after a lost connection.
 ///
 /// A payload is `version<TAB>user` (`-1` for a deleted user), or `sync<TAB>n` for
-/// ``catchUp(client:logger:)``: notifications reach a listener in the order their transactions
+/// ``catchUp(_:)``: notifications reach a listener in the order their transactions
 /// committed, so once its own comes back, every change committed before it has been told.
 final class VersionWatcher: Sendable {
     static let channel = "fetchsched_versions"
-    /// How long ``catchUp(client:logger:)`` waits for its own notification.
+    /// How long ``catchUp(_:)`` waits for its own notification.
     static let catchUpWait = Duration.seconds(5)
     /// How often the listener checks that its notifications still arrive.
     static let heartbeat = Duration.seconds(5)
@@ -30,7 +30,10 @@ final class VersionWatcher: Sendable {
     private let state = Mutex(State())
 
     /// Starts listening (once; later calls do nothing), telling `receive` what it hears.
-    func start(client: PostgresClient, logger: Logger, receive: @escaping @Sendable (VersionNews) -> Void) {
+    /// `statement` runs one statement on a pooled connection, bounded as the store's requests are
+    /// (``PostgresStore/connection(_:)``): the heartbeat sends its notification through it.
+    func start(client: PostgresClient, logger: Logger, statement: @escaping @Sendable (PostgresQuery) async throws -> Void,
+               receive: @escaping @Sendable (VersionNews) -> Void) {
         state.withLock { s in
             guard s.task == nil else { return }
             s.task = Task { [self] in
@@ -52,7 +55,7 @@ final class VersionWatcher: Sendable {
                             group.addTask { [self] in
                                 while true {
                                     try await Task.sleep(for: Self.heartbeat)
-                                    try await catchUp(client: client, logger: logger)
+                                    try await catchUp(statement)
                                 }
                             }
                             defer { group.cancelAll() }
@@ -100,7 +103,7 @@ final class VersionWatcher: Sendable {
     /// Returns once every change committed before the call has been told; at once when not
     /// listening. Throws ``StoreUnavailable`` when its own notification does not come back
     /// within ``catchUpWait``.
-    func catchUp(client: PostgresClient, logger: Logger) async throws {
+    func catchUp(_ statement: @escaping @Sendable (PostgresQuery) async throws -> Void) async throws {
         guard let token = state.withLock({ s -> Int? in
             guard s.listening else { return nil }
             s.lastToken += 1
@@ -110,7 +113,7 @@ final class VersionWatcher: Sendable {
             group.addTask { [self] in
                 // Sent within the wait, so that a store that gives no connection is bounded too.
                 do {
-                    try await client.query("SELECT pg_notify(\(Self.channel), \("sync\t\(token)"))", logger: logger)
+                    try await statement("SELECT pg_notify(\(Self.channel), \("sync\t\(token)"))")
                 } catch {
                     return false
                 }

@@ -49,6 +49,13 @@ public final class OutageProxy: Sendable {
         for channel in open.withLockedValue({ $0 }) { try? await channel.close() }
     }
 
+    /// ``outage()`` from synchronous code (a source's read, in the middle of a write): returns
+    /// once every connection through the proxy has closed.
+    public func outageNow() {
+        try? listener.close().wait()
+        for channel in open.withLockedValue({ $0 }) { try? channel.close().wait() }
+    }
+
     /// Hands what one side reads to the other, and closes both when either closes. Both sides
     /// of a pair are on one event loop, so a partner is called directly.
     private final class Glue: ChannelDuplexHandler, @unchecked Sendable {

@@ -1,0 +1,61 @@
+import FetchCore
+import FetchPostgresTesting
+import FetchStorage
+import FetchTesting
+import Foundation
+import Testing
+@testable import FetchPostgres
+
+/// An ingest into PostgreSQL when the database goes away in the middle of it.
+@Suite(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"),
+       .timeLimit(.minutes(1)))
+struct PostgresIngestOutageTests {
+    /// Hands on the events of `log`, and cuts the proxy off once `after` of them were read.
+    struct CutOff: UsageEventSource {
+        var log: ArraySource
+        let proxy: OutageProxy
+        let after: Int
+        var read = 0
+        var users: NameTable { log.users }
+        var apps: NameTable { log.apps }
+
+        mutating func next() throws -> UsageEvent? {
+            read += 1
+            if read == after { proxy.outageNow() }
+            return try log.next()
+        }
+    }
+
+    /// The server goes away in the middle of the rows' `COPY` (a proxy in front of it ends every
+    /// connection): the ingest fails, naming the store, rather than waiting without end on the
+    /// `ROLLBACK` it would write to the closed connection; nothing of it is stored.
+    @Test(arguments: [true, false])
+    func anIngestWhoseDatabaseGoesAwayFailsNamingTheStore(firstLoad: Bool) async throws {
+        let (store, proxy, db) = try await ConnectionCloseWatchTests.store(wait: .seconds(1))
+        var kept = 0
+        if !firstLoad {
+            var earlier = try ArraySource(csv: SyntheticLog.csv(users: 2, days: 2, seed: 5))
+            kept = try await store.ingest(&earlier, learn: false).inserted
+        }
+        let csv = SyntheticLog.csv(users: 5, days: 28, seed: 4)
+        let outcome = await ConnectionCloseWatchTests.within(.seconds(30)) {
+            var source = CutOff(log: try ArraySource(csv: csv), proxy: proxy, after: 2_000)
+            return try await store.ingest(&source, learn: false)
+        }
+        switch outcome {
+        case nil: Issue.record("the ingest still waits 30 s after the server went away")
+        case .success(let stats)?: Issue.record("stored \(stats.inserted) events with the server gone")
+        case .failure(let error)?: #expect("\(error)".contains(store.location), "\(error)")
+        }
+        await store.close()
+        let direct = try await PostgresStore(url: db.url)
+        let count = try await direct.connection { conn in
+            var count = 0
+            for try await n in try await conn.query("SELECT count(*)::int FROM events", logger: direct.logger).decode(Int.self) { count = n }
+            return count
+        }
+        #expect(count == kept)
+        await direct.close()
+        try await db.drop()
+    }
+}
