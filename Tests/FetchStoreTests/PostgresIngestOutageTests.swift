@@ -26,11 +26,28 @@ struct PostgresIngestOutageTests {
         }
     }
 
+    /// Cuts the proxy off once every event of `log` was read: the statements after the rows'
+    /// copy meet a connection closing under them.
+    struct CutOffAtEnd: UsageEventSource {
+        var log: ArraySource
+        let proxy: OutageProxy
+        var users: NameTable { log.users }
+        var apps: NameTable { log.apps }
+
+        mutating func next() throws -> UsageEvent? {
+            guard let e = try log.next() else {
+                proxy.outageNow()
+                return nil
+            }
+            return e
+        }
+    }
+
     /// The server goes away in the middle of the rows' `COPY` (a proxy in front of it ends every
     /// connection): the ingest fails, naming the store, rather than waiting without end on the
     /// `ROLLBACK` it would write to the closed connection; nothing of it is stored.
-    @Test(arguments: [true, false])
-    func anIngestWhoseDatabaseGoesAwayFailsNamingTheStore(firstLoad: Bool) async throws {
+    @Test(arguments: [true, false], [true, false])
+    func anIngestWhoseDatabaseGoesAwayFailsNamingTheStore(firstLoad: Bool, atTheEnd: Bool) async throws {
         let (store, proxy, db) = try await ConnectionCloseWatchTests.store(wait: .seconds(1))
         var kept = 0
         if !firstLoad {
@@ -39,6 +56,10 @@ struct PostgresIngestOutageTests {
         }
         let csv = SyntheticLog.csv(users: 5, days: 28, seed: 4)
         let outcome = await ConnectionCloseWatchTests.within(.seconds(30)) {
+            if atTheEnd {
+                var source = CutOffAtEnd(log: try ArraySource(csv: csv), proxy: proxy)
+                return try await store.ingest(&source, learn: false)
+            }
             var source = CutOff(log: try ArraySource(csv: csv), proxy: proxy, after: 2_000)
             return try await store.ingest(&source, learn: false)
         }
