@@ -26,15 +26,16 @@ final class ConnectionCloseWatch: Sendable {
     /// body is cancelled with the caller.
     func run<R: Sendable>(on conn: PostgresConnection, grace: Duration, failure: @escaping @Sendable () -> any Error,
                           _ body: @escaping @Sendable () async throws -> R) async throws -> R {
-        let outcome = Rendezvous<R>()
+        // NIO's promise is the one-shot: the first outcome completes it, a later one is ignored.
+        let outcome = conn.eventLoop.makePromise(of: R.self)
         let work = Task {
-            do { outcome.deliver(.success(try await body())) } catch { outcome.deliver(.failure(error)) }
+            do { outcome.succeed(try await body()) } catch { outcome.fail(error) }
         }
         let id = conn.id
         let ending: @Sendable () -> Void = {
             Task {
                 try? await Task.sleep(for: grace)
-                outcome.deliver(.failure(failure()))
+                outcome.fail(failure())
             }
         }
         let first = slots.withLockedValue { slots in slots.updateValue(Slot(ending: ending), forKey: id) == nil }
@@ -44,50 +45,9 @@ final class ConnectionCloseWatch: Sendable {
         }
         defer { slots.withLockedValue { slots in if slots[id] != nil { slots[id] = Slot() } } }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { outcome.attach($0) }
+            try await outcome.futureResult.get()
         } onCancel: {
             work.cancel()
         }
-    }
-}
-
-/// The first outcome of a wait, handed to its continuation whichever of the two comes first.
-private final class Rendezvous<R: Sendable>: Sendable {
-    private enum State {
-        case pending
-        case waiting(CheckedContinuation<R, any Error>)
-        case arrived(Result<R, any Error>)
-        case done
-    }
-    private let state = NIOLockedValueBox(State.pending)
-
-    /// Hands `result` on, unless an outcome came before it.
-    func deliver(_ result: Result<R, any Error>) {
-        let waiting = state.withLockedValue { state -> CheckedContinuation<R, any Error>? in
-            switch state {
-            case .pending:
-                state = .arrived(result)
-                return nil
-            case .waiting(let c):
-                state = .done
-                return c
-            case .arrived, .done:
-                return nil
-            }
-        }
-        waiting?.resume(with: result)
-    }
-
-    /// Waits with `continuation` for the outcome, or resumes it with one that has come.
-    func attach(_ continuation: CheckedContinuation<R, any Error>) {
-        let arrived = state.withLockedValue { state -> Result<R, any Error>? in
-            guard case .arrived(let result) = state else {
-                state = .waiting(continuation)
-                return nil
-            }
-            state = .done
-            return result
-        }
-        if let arrived { continuation.resume(with: arrived) }
     }
 }
