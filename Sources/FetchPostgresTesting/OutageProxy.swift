@@ -45,15 +45,19 @@ public final class OutageProxy: Sendable {
 
     /// Stops listening and ends every connection through the proxy.
     public func outage() async throws {
-        try? await listener.close()
-        for channel in open.withLockedValue({ $0 }) { try? await channel.close() }
+        for closed in cut() { try? await closed.get() }
     }
 
     /// ``outage()`` from synchronous code (a source's read, in the middle of a write): returns
     /// once every connection through the proxy has closed.
     public func outageNow() {
-        try? listener.close().wait()
-        for channel in open.withLockedValue({ $0 }) { try? channel.close().wait() }
+        for closed in cut() { try? closed.wait() }
+    }
+
+    /// Closes the listener and every connection through the proxy (one already closed fails its
+    /// future, which the callers ignore).
+    private func cut() -> [EventLoopFuture<Void>] {
+        [listener.close()] + open.withLockedValue { $0 }.map { $0.close() }
     }
 
     /// Hands what one side reads to the other, and closes both when either closes. Both sides
