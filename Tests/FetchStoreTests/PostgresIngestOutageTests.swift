@@ -10,35 +10,21 @@ import Testing
 @Suite(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"),
        .timeLimit(.minutes(1)))
 struct PostgresIngestOutageTests {
-    /// Hands on the events of `log`, and cuts the proxy off once `after` of them were read.
+    /// Hands on the events of `log`, and cuts the proxy off once `after` of them were read, or
+    /// with `after` nil once every one was (the statements after the rows' copy then meet a
+    /// connection closing under them).
     struct CutOff: UsageEventSource {
         var log: ArraySource
         let proxy: OutageProxy
-        let after: Int
+        let after: Int?
         var read = 0
         var users: NameTable { log.users }
         var apps: NameTable { log.apps }
 
         mutating func next() throws -> UsageEvent? {
             read += 1
-            if read == after { proxy.outageNow() }
-            return try log.next()
-        }
-    }
-
-    /// Cuts the proxy off once every event of `log` was read: the statements after the rows'
-    /// copy meet a connection closing under them.
-    struct CutOffAtEnd: UsageEventSource {
-        var log: ArraySource
-        let proxy: OutageProxy
-        var users: NameTable { log.users }
-        var apps: NameTable { log.apps }
-
-        mutating func next() throws -> UsageEvent? {
-            guard let e = try log.next() else {
-                proxy.outageNow()
-                return nil
-            }
+            let e = try log.next()
+            if read == after || (after == nil && e == nil) { proxy.outageNow() }
             return e
         }
     }
@@ -56,11 +42,7 @@ struct PostgresIngestOutageTests {
         }
         let csv = SyntheticLog.csv(users: 5, days: 28, seed: 4)
         let outcome = await ConnectionCloseWatchTests.within(.seconds(30)) {
-            if atTheEnd {
-                var source = CutOffAtEnd(log: try ArraySource(csv: csv), proxy: proxy)
-                return try await store.ingest(&source, learn: false)
-            }
-            var source = CutOff(log: try ArraySource(csv: csv), proxy: proxy, after: 2_000)
+            var source = CutOff(log: try ArraySource(csv: csv), proxy: proxy, after: atTheEnd ? nil : 2_000)
             return try await store.ingest(&source, learn: false)
         }
         switch outcome {
