@@ -43,6 +43,49 @@ struct PlanRunTests {
         #expect(triggers > 100 && entries > 10, "the questions must reach plans with wakes and timed fetches")
     }
 
+    /// A plan of one app supposes each wake for that app alone (``UserSimulator/weighingOnly``):
+    /// its fetch there, or the refusal, is the full decision's, on budgets that leave room for
+    /// every app and on budgets so tight that another app's fetch at the wake refuses it.
+    @Test(arguments: [(UInt64(3), 0.5), (21, 0.6), (11, 0.9)])
+    func aWakeWeighedForOneAppFetchesItAsTheFullDecisionDoes(seed: UInt64, cut: Double) {
+        let log = PlanTriggerTests.generated(days: 14, seed: seed)
+        let events = log.events.filter { $0.user == 0 }
+        var narrowed = 0, refusedAfterAnother = 0
+        for budget: Int64? in [nil, 40_000_000, 20_000_000, 12_000_000] {
+            var scenario = Scenario.default
+            if let budget { scenario.energyBudgetMicroJ = budget }
+            let session = PlanningSession(planner: FetchPlanner(scenario: scenario, seed: seed), user: log.users[0], apps: log.apps)
+            for e in events.prefix(Int(Double(events.count) * cut)) { session.receive(e) }
+            let base = session.projection(of: session.sim!, to: session.lastEventTime)
+            let apps = base.state.apps.map(\.id)
+            var rng = SplitMix64(seed: seed)
+            for _ in 0..<40 {
+                let t = session.lastEventTime + Int64(rng.int(in: 1...(24 * 60))) * Millis.minute
+                let other = apps[rng.int(in: 0...(apps.count - 1))]
+                let (kind, app, value): (EventKind, Int32, Int16) = [(.screenOn, -1, 0), (.plugged, -1, 0), (.open, other, 0),
+                                                                     (.push, other, PushKind.silent.rawValue)][rng.int(in: 0...3)]
+                let wake = UsageEvent(time: Instant(millis: t), user: base.user, app: app, kind: kind, value: value,
+                                      offsetMinutes: Int16(base.state.offset))
+                let full = PlanRun.suppose(wake, on: base, seed: seed, catalog: session.catalog).rows
+                for app in apps {
+                    let sim = base.copy(run: PlanRun<AdaptivePolicy>.context(seed, session.catalog, trace: nil))
+                    sim.advance(to: t)
+                    if sim.budgetsCoverEveryApp() { narrowed += 1 }
+                    let one = PlanRun.suppose(wake, on: base, seed: seed, catalog: session.catalog, weighingOnly: app).rows
+                    let mine = full.firstIndex { $0.app == app }
+                    #expect(Self.text(one.first { $0.app == app }) == Self.text(mine.map { full[$0] }), "\(wake) for \(app)")
+                    if let mine, full[mine].refusal == .energyBudget, full[..<mine].contains(where: { $0.refusal == nil }) {
+                        refusedAfterAnother += 1
+                    }
+                }
+            }
+        }
+        #expect(narrowed > 100, "most wakes are weighed for the one app")
+        #expect(refusedAfterAnother > 0, "the tight budgets must reach an app refused after another's fetch at the wake")
+    }
+
+    static func text(_ row: TraceRow?) -> String { row.map { "\($0)" } ?? "none" }
+
     /// A kept run holds at most its bytes, however many wakes its plans suppose; past them a
     /// long horizon's run is not kept at all.
     @Test func aKeptRunStaysWithinItsBytes() throws {

@@ -40,6 +40,12 @@ public protocol FetchPolicy: Sendable {
     /// `decision.wakeAt` to be called again at a moment of its choosing.
     func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision)
 
+    /// Decides at `point` as ``decide(_:view:state:decision:)`` would for `app`, weighing that app
+    /// alone where the policy can: `decision.fetches` holds `app` exactly when the full decision's
+    /// would. A plan supposing a wake asks it for the one app the plan is of (the engine does so
+    /// only where no other app's fetch could change that app's). The default decides for every app.
+    func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision, weighingOnly app: Int32)
+
     /// A replay under this policy. Policies keep the default (``Replay``); it is a requirement
     /// so that a policy held as `any FetchPolicy` replays through code specialized for its
     /// own type, found in its witness table, and the engine lists no policy by name.
@@ -54,6 +60,10 @@ extension FetchPolicy {
     public static var observesEvents: Bool { false }
     public static var plansPushes: Bool { false }
     public func observe(_ event: UsageEvent, state: inout UserState) {}
+    public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision,
+                       weighingOnly app: Int32) {
+        decide(point, view: view, state: &state, decision: &decision)
+    }
 }
 
 /// Why the engine is asking.

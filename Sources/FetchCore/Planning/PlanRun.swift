@@ -95,8 +95,9 @@ final class PlanRun<P: PlanningPolicy> {
     var withinBounds: Bool { totalBytes <= Self.maxBytes }
 
     /// What each of `events` comes to, supposed at its moment on the engine as the run has it
-    /// there; a wake supposed before (by this plan or another) is not supposed again.
-    func suppose(_ events: [UsageEvent]) -> [Supposed] {
+    /// there; a wake supposed before (by this plan or another) is not supposed again. A run used
+    /// by one plan, of `app`, supposes each for that app alone (its rows then show only its fetch).
+    func suppose(_ events: [UsageEvent], for app: Int32) -> [Supposed] {
         var out = [Supposed?](repeating: nil, count: events.count)
         var fresh: [Int] = []
         for i in events.indices {
@@ -111,7 +112,7 @@ final class PlanRun<P: PlanningPolicy> {
             for i in fresh {
                 let t = events[i].time.millis
                 if onRun { advance(to: t) } else { pass.advance(to: t) }
-                let s = Self.suppose(events[i], on: pass, seed: seed, catalog: catalog)
+                let s = Self.suppose(events[i], on: pass, seed: seed, catalog: catalog, weighingOnly: start == nil ? app : nil)
                 out[i] = s
                 keep(s, for: Self.wake(events[i]))
             }
@@ -135,8 +136,11 @@ final class PlanRun<P: PlanningPolicy> {
 
     /// Runs a copy of `base` on to `event`'s moment, then the event; returns the fetches the
     /// engine started or refused at it, and what the policy saw at the decision it made there.
+    /// With `weighingOnly`, the decision there may weigh that app alone (``UserSimulator/weighingOnly``):
+    /// the rows are then that app's as the full decision has them, and maybe no other's.
     /// `base` is left as it is.
-    static func suppose(_ event: UsageEvent, on base: UserSimulator<P>, seed: UInt64, catalog: AppCatalog) -> Supposed {
+    static func suppose(_ event: UsageEvent, on base: UserSimulator<P>, seed: UInt64, catalog: AppCatalog,
+                        weighingOnly app: Int32? = nil) -> Supposed {
         let trace = WakeTrace()
         let sim = base.copy(run: context(seed, catalog, trace: trace))
         sim.advance(to: event.time.millis)
@@ -146,6 +150,7 @@ final class PlanRun<P: PlanningPolicy> {
         sim.beforeDecision = { point, view, state in
             if point == asked { seen = Seen(view: view, state: state) }
         }
+        sim.weighingOnly = app.map { (asked, $0) }
         sim.process(event)
         return Supposed(rows: trace.rows, seen: seen)
     }

@@ -64,7 +64,7 @@ extension PlanningSession {
             let f = WakeForecast(chance: chance, early: quantile(0.25), median: quantile(0.5), late: quantile(0.75))
             wakes.append((.push, f, event(.push, f, app: app, value: PushKind.silent.rawValue)))
         }
-        let decided = run.suppose(wakes.map(\.2))
+        let decided = run.suppose(wakes.map(\.2), for: app)
         // The run has no events: the network is the same at every moment of it.
         let network = start.context.network
         return zip(wakes, decided).map { wake, supposed in

@@ -102,6 +102,19 @@ public struct AdaptivePolicy: FetchPolicy {
     }
 
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
+        decide(point, view: view, state: &state, decision: &decision, only: nil)
+    }
+
+    /// The decision for `app` alone: each app is weighed on its own (by the calibration and the
+    /// pace as the decision began), so leaving the others out changes nothing of `app`'s.
+    public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision,
+                       weighingOnly app: Int32) {
+        decide(point, view: view, state: &state, decision: &decision, only: app)
+    }
+
+    /// The decision at `point`, for every app the user has opened twice, or `only` that one.
+    @inline(__always)
+    private func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision, only: Int32?) {
         settle(point, view: view, state: &state)
         guard state.model.sessionTotal > 0, let horizon = Self.horizon(point, model: state.model, view: view) else { return }
         // Where the chance is the time of week's, the user's side of it is read once for every
@@ -115,7 +128,8 @@ public struct AdaptivePolicy: FetchPolicy {
         }
         var paced: Double? = nil  // the pacing estimate, computed when first needed
         let calibration = state.calibration  // as the decision began, whatever it settles
-        for i in view.apps.indices where view.apps[i].opens >= 2 {  // by index: a for-in copies each app's state out
+        // By index: a for-in copies each app's state out.
+        for i in view.apps.indices where view.apps[i].opens >= 2 && (only == nil || view.apps[i].id == only) {
             guard let value = evaluate(view.apps[i], point, view: view, horizon: horizon, calibration: calibration, state: &state,
                                        paced: &paced, stretch: stretch, note: nil) else { continue }
             let app = view.apps[i]
@@ -210,19 +224,6 @@ public struct AdaptivePolicy: FetchPolicy {
         return Self.worth(value * calibration, bar: bar) ? value : nil
     }
 
-    /// Whether `chance`^0.7 may reach `least`: false only where it surely falls short, compared
-    /// as chance^7 against least^10 (products, not a power) with a margin for their rounding.
-    @inline(__always)
-    static func mayReach(_ chance: Double, _ least: Double) -> Bool {
-        let c2 = chance * chance, c4 = c2 * c2
-        let l2 = least * least, l5 = l2 * l2 * least
-        return c4 * c2 * chance * (1 + 1e-6) >= l5 * l5
-    }
-
-    /// Whether expected rescues clear the bar a fetch's cost sets.
-    @inline(__always)
-    static func worth(_ rescues: Double, bar: Double) -> Bool { rescues >= bar }
-
     /// The least expected rescues per joule worth a fetch: the policy's own, else the scenario's.
     func minimum(_ view: UserView) -> Double { minRescuesPerJoule ?? view.scenario.minRescuesPerJoule }
 
@@ -263,27 +264,6 @@ public struct AdaptivePolicy: FetchPolicy {
         let fetched = w.start >= now - window && !app.inFlight && app.failed + app.terminated == w.failures
         state.expected += w.value
         if staleWithout && fetched { state.rescued += 1 }
-    }
-
-    /// Whether `app` needs a fetch for an open within `horizon` (``AppState/need(at:within:)``).
-    @inline(__always)
-    static func need(of app: AppState, at now: Int64, within horizon: Int64) -> Need {
-        app.need(at: now, within: horizon)
-    }
-
-    /// Expected rescues of fetching `app` now: the chance of an open, that it would find stale
-    /// content, that the fetch succeeds, discounted when fetches mostly bring no new data.
-    static func value(of app: AppState, chance: Double, stale: Double) -> Double {
-        let done = Double(app.newData + app.noData)
-        let reliability = (1 + done) / (1 + done + Double(app.failed) + 2 * Double(app.terminated))
-        let news = (1 + Double(app.newData)) / (1 + done)
-        return chance * stale * reliability * (0.5 + 0.5 * news)
-    }
-
-    /// Joules of a typical fetch of `app` now, with cellular bytes priced in joules.
-    static func cost(of app: AppState, view: UserView, sharedWake: Bool, megabytePrice: Double) -> Double {
-        let joules = view.fetchJoules(of: app, sharedWake: sharedWake)
-        return joules + (view.context.network == .cellular ? Double(app.settings.profile.bytes) / 1_000_000 * megabytePrice : 0)
     }
 
     /// How much dearer energy is than at an even pace: spending ahead of the user's usual demand

@@ -17,7 +17,11 @@ extension UserSimulator {
         if P.plansPushes, case .contentUpdate(let app) = point { pushesLeft = silentPushesLeft(app) }
         let view = makeView(pushesLeft: pushesLeft)
         beforeDecision?(point, view, state.policy)
-        policy.decide(point, view: view, state: &state.policy, decision: &decision)
+        if let only = weighingOnly, only.point == point, budgetsCoverEveryApp() {
+            policy.decide(point, view: view, state: &state.policy, decision: &decision, weighingOnly: only.app)
+        } else {
+            policy.decide(point, view: view, state: &state.policy, decision: &decision)
+        }
         let asked = decision.fetches
         for app in asked { request(app) }
         if P.plansPushes && !decision.pushes.isEmpty {

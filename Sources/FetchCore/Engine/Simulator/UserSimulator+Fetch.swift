@@ -47,6 +47,21 @@ extension UserSimulator {
                                     worstBytes: state.apps[i].costs.worstBytes, network: network)
     }
 
+    /// Whether the day's budgets have room for the worst case of a fetch of every app now, one
+    /// after another: then no fetch can be refused for a budget whichever others ran before it.
+    func budgetsCoverEveryApp() -> Bool {
+        let network = state.context.network
+        var energy: Int64 = 0, bytes: Int64 = 0
+        for i in state.apps.indices {
+            let costs = state.apps[i].costs
+            energy = energy.saturatingAdd(max(costs.worst(network: network, sharedWake: false), costs.worst(network: network, sharedWake: true)))
+            bytes = bytes.saturatingAdd(costs.worstBytes)
+        }
+        // Past a limit on its own, the sum would only overflow the check.
+        guard energy <= state.budget.energyLimit, bytes <= state.budget.cellularLimit || network != .cellular else { return false }
+        return state.budget.refusal(worstEnergy: energy, worstBytes: bytes, network: network) == nil
+    }
+
     /// The engine's own check of every hard rule on a fetch it started, counted as violations.
     private func audit(_ i: Int, runMs: Int64, network: Network) {
         if state.apps[i].settings.interval == .never { state.tally.countViolation(.never) }

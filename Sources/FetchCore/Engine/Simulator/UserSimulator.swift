@@ -24,6 +24,11 @@ final class UserSimulator<P: FetchPolicy> {
     /// why the policy decided as it did at a wake it supposes (``PlanningSession``); it is not
     /// part of the state, so not copied with it.
     var beforeDecision: ((DecisionPoint, UserView, P.UserState) -> Void)?
+    /// A decision point and the one app that matters there: a plan supposing a wake for one app's
+    /// triggers reads nothing of the decision but that app's fetch, so the policy is asked to
+    /// weigh that app alone (``FetchPolicy/decide(_:view:state:decision:weighingOnly:)``) where
+    /// the budgets leave no room for another app's fetch to refuse it. Not part of the state.
+    var weighingOnly: (point: DecisionPoint, app: Int32)?
 
     convenience init(user: Int32, name: String, policy: P, run: ReplayContext) {
         let userHash = StableHash.of(name)
