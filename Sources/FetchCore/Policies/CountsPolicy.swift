@@ -18,9 +18,20 @@ public struct CountsPolicy: CountingPolicy {
 
     public var name: String { label }
     public func decide(_ point: DecisionPoint, view: UserView, state: inout OpenCounts, decision: inout Decision) {
+        decide(point, view: view, state: state, decision: &decision, only: nil)
+    }
+
+    /// The decision for `app` alone: each app is weighed on its own, and the counts are only read.
+    public func decide(_ point: DecisionPoint, view: UserView, state: inout OpenCounts, decision: inout Decision,
+                       weighingOnly app: Int32) {
+        decide(point, view: view, state: state, decision: &decision, only: app)
+    }
+
+    @inline(__always)
+    private func decide(_ point: DecisionPoint, view: UserView, state: OpenCounts, decision: inout Decision, only: Int32?) {
         guard let horizon = Self.horizon(point, tick: view.scenario.tick) else { return }
         let now = view.now.millis
-        for app in view.apps {
+        for app in view.apps where only == nil || app.id == only {
             guard case .stale(let stale) = app.need(at: now, within: horizon) else { continue }
             if stale * Self.chance(of: app.id, at: point, now: now, span: horizon, offsetMinutes: view.offsetMinutes,
                                    counts: state) >= threshold {
