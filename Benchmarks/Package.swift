@@ -23,6 +23,15 @@ let package = Package(
             path: "Benchmarks/FetchBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Not a benchmark: a program for Benchmarks/plan-instructions.sh to count instructions in.
+        .executableTarget(
+            name: "PlanInstructions",
+            dependencies: [
+                .product(name: "FetchCore", package: "FetchScheduler"),
+                .product(name: "FetchTesting", package: "FetchScheduler"),
+            ],
+            path: "PlanInstructions"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
