@@ -15,12 +15,16 @@ extension UserSimulator {
         decision.wakeAt = nil
         var pushesLeft = 0
         if P.plansPushes, case .contentUpdate(let app) = point { pushesLeft = silentPushesLeft(app) }
-        let view = makeView(pushesLeft: pushesLeft)
-        beforeDecision?(point, view, state.policy)
-        if let only = weighingOnly, only.point == point, budgetsCoverEveryApp() {
-            policy.decide(point, view: view, state: &state.policy, decision: &decision, weighingOnly: only.app)
-        } else {
-            policy.decide(point, view: view, state: &state.policy, decision: &decision)
+        do {
+            // The view holds the apps' states: it ends before the fetches run, or the first one's
+            // change to its app's state would copy every app's (copy on write).
+            let view = makeView(pushesLeft: pushesLeft)
+            beforeDecision?(point, view, state.policy)
+            if let only = weighingOnly, only.point == point, budgetsCoverEveryApp() {
+                policy.decide(point, view: view, state: &state.policy, decision: &decision, weighingOnly: only.app)
+            } else {
+                policy.decide(point, view: view, state: &state.policy, decision: &decision)
+            }
         }
         let asked = decision.fetches
         for app in asked { request(app) }
