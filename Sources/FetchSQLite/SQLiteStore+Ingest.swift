@@ -16,31 +16,30 @@ extension SQLiteStore {
     /// guard holds by construction: every user id comes from `users`, read or added in this same
     /// transaction, which holds the write lock from its start.
     ///
-    /// Temporary storage is on disk for the ingest, not in memory as for the service's writes: with
-    /// it in memory a large ingest took half as long again and twice the memory (measured with
-    /// `Benchmarks/ingest-vs-sqlite3.sh`).
+    /// Temporary storage is on disk for the ingest, not in memory as for the service's writes:
+    /// whatever SQLite spills there in a large transaction does not grow the process's memory.
     ///
     /// With `learn`, when rows were added, the usage model of every user in the source is learned
     /// again from all its stored events and stored in the same transaction. A user new to the
     /// store is learned from the rows as they go in (``IngestLearner``); the others from the
-    /// store, in one pass over its events.
+    /// store, each from its own range of the events' key.
     ///
-    /// Into an empty store, the per-user index is dropped and built again once the rows are in:
-    /// rows come in time order, so keeping it up to date would insert each row at a random place
-    /// in it, and one sort afterwards costs less. The drop is part of the transaction, so a failed
-    /// ingest leaves the index as it was.
+    /// The events table is keyed by user first, so the rows go in user by user (``RowsByUser``),
+    /// a bounded number at a time, not in the time order they come in.
     public func ingest<S: UsageEventSource>(_ source: inout S, learn: Bool = false) throws -> IngestStats {
+        try ingest(&source, learn: learn, rowsHeld: Self.rowsHeld)
+    }
+
+    /// ``ingest(_:learn:)`` holding `rowsHeld` rows at a time (tests give out the rows in many runs).
+    func ingest<S: UsageEventSource>(_ source: inout S, learn: Bool, rowsHeld: Int) throws -> IngestStats {
         var stats = IngestStats()
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF; PRAGMA temp_store = FILE")
             defer { try? db.execute(sql: "PRAGMA foreign_keys = ON; \(Self.connectionSetup)") }
             try db.inTransaction(.immediate) {
-                let empty = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM events)") ?? false
-                if empty { try db.execute(sql: "DROP INDEX \(Self.userIndexName)") }
                 var learner = learn ? LearnerQueue() : nil
                 var names = NameIDs(db: db)
-                try Self.insert(&source, into: db, path: path, names: &names, learner: &learner, stats: &stats)
-                if empty { try Self.buildUserIndex(db) }
+                try Self.insert(&source, into: db, path: path, names: &names, learner: &learner, rowsHeld: rowsHeld, stats: &stats)
                 if let learned = learner.take()?.finish(), stats.inserted > 0 {
                     stats.learned = try Self.learnModels(learned, source: source, db)
                 }
@@ -48,15 +47,6 @@ extension SQLiteStore {
             }
         }
         return stats
-    }
-
-    /// Builds the per-user index with a small page cache: SQLite's sorter sizes its in-memory runs
-    /// by the cache, and many small sorted runs merged take less time than one large sort (measured
-    /// with Benchmarks/ingest-vs-sqlite3.sh). The cache stays small: the caller restores the
-    /// connection's settings (``connectionSetup``) once the transaction ends.
-    private static func buildUserIndex(_ db: Database) throws {
-        try db.execute(sql: "PRAGMA cache_size = -2000")
-        try db.execute(sql: userIndexSQL)
     }
 
     /// Stores the models learned while inserting, those of the users new to the store, and learns
@@ -72,12 +62,13 @@ extension SQLiteStore {
     }
 
     private static func insert<S: UsageEventSource>(_ source: inout S, into db: Database, path: String, names: inout NameIDs,
-                                                    learner: inout LearnerQueue?, stats: inout IngestStats) throws {
+                                                    learner: inout LearnerQueue?, rowsHeld: Int, stats: inout IngestStats) throws {
         let many = try db.makeStatement(sql: Self.insertSQL(rows: Self.rowsPerInsert))
         let one = try db.makeStatement(sql: Self.insertSQL(rows: 1))
         let connection = db.sqliteConnection
         var occurrences = Occurrences()
         var pairs = Set<UInt64>()
+        var held = RowsByUser(capacity: max(1, rowsHeld))
         var pending: [Int64] = []
         pending.reserveCapacity(Self.rowsPerInsert * 8)
         func flush(_ statement: Statement, rows: Int, from start: Int = 0) throws {
@@ -90,20 +81,31 @@ extension SQLiteStore {
             }
             stats.inserted += Int(sqlite3_changes(connection))
         }
+        func drain() throws {
+            try held.drain { user, r in
+                // One at a time: a literal array here would be allocated for every row.
+                pending.append(r.ts); pending.append(user); pending.append(Int64(r.kind)); pending.append(r.app)
+                pending.append(Int64(r.value)); pending.append(r.occurrence); pending.append(Int64(r.offset))
+                pending.append(r.unixForm ? 1 : 0)
+                if pending.count == Self.rowsPerInsert * 8 {
+                    try flush(many, rows: Self.rowsPerInsert)
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+            for row in 0..<(pending.count / 8) { try flush(one, rows: 1, from: row * 8) }
+            pending.removeAll(keepingCapacity: true)
+        }
         while let e = try source.next() {
             let user = try names.user(e.user, source.users, db)
             let app = e.app < 0 ? 0 : try names.app(e.app, source.apps, db)
             if app != 0 { pairs.insert(UInt64(user) << 32 | UInt64(app)) }
             if names.isNew(e.user) { learner?.observe(e, app: app) }
-            pending.append(contentsOf: [e.time.millis, user, Int64(e.kind.rawValue), app, Int64(e.value),
-                                        Int64(occurrences.next(e)), Int64(e.offsetMinutes), e.unixForm ? 1 : 0])
+            held.append(.init(ts: e.time.millis, app: app, occurrence: Int64(occurrences.next(e)), value: e.value,
+                              offset: e.offsetMinutes, kind: e.kind.rawValue, unixForm: e.unixForm), user: user)
             stats.read += 1
-            if pending.count == Self.rowsPerInsert * 8 {
-                try flush(many, rows: Self.rowsPerInsert)
-                pending.removeAll(keepingCapacity: true)
-            }
+            if held.isFull { try drain() }
         }
-        for row in 0..<(pending.count / 8) { try flush(one, rows: 1, from: row * 8) }
+        try drain()
         try Self.recordUserApps(pairs.map { (Int64($0 >> 32), Int64($0 & 0xFFFF_FFFF)) }, db)
         // A service's memory of these users is stale now, whichever process holds it.
         if stats.inserted > 0 { for user in source.users.names { _ = try Self.bumpVersion(user, db) } }
@@ -118,6 +120,10 @@ extension SQLiteStore {
     /// Rows per INSERT statement: one statement's fixed cost (VDBE setup, step, reset) is
     /// shared by many rows (measured: Benchmarks/ingest-vs-sqlite3.sh).
     static let rowsPerInsert = 64
+
+    /// Rows held to go in user by user (``RowsByUser``): the ingest's memory for them is bounded
+    /// by this, about 36 bytes a row.
+    static let rowsHeld = 1 << 21
 
     static func insertSQL(rows: Int) -> String {
         "INSERT OR IGNORE INTO events (ts, user, kind, app, value, occurrence, utcOffset, unixForm) VALUES "

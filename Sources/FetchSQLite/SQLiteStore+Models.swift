@@ -52,26 +52,26 @@ extension SQLiteStore {
         }
     }
 
-    /// Learns the models of these users from all their stored events and stores them, in one
-    /// pass over the events (the table is keyed by time first, so a scan per user would read it
-    /// once per user). Memory grows with the users and their apps. Returns how many were learned.
+    /// Learns the models of these users from all their stored events and stores them, each
+    /// user's read off its own range of the events' key. Returns how many were learned.
     @discardableResult
     public func learnModels(users: [String]) throws -> Int {
         try pool.write { db in try Self.learnModels(users: users, db) }
     }
 
     static func learnModels(users: [String], _ db: Database) throws -> Int {
-        let wanted = Set(users)
-        var source = try StoreEventSource(db: db)
-        var models: [Int32: UsageModel] = [:]
-        var chosen: [Bool] = []
-        while let e = try source.next() {
-            let u = Int(e.user)
-            while chosen.count <= u { chosen.append(wanted.contains(source.users[Int32(chosen.count)])) }
-            guard chosen[u] else { continue }
-            models[e.user, default: UsageModel()].observe(e)
+        var learned = 0
+        for user in Set(users).sorted() {
+            var source = try StoreEventSource(db: db, user: user)
+            var model = UsageModel(), observed = false
+            while let e = try source.next() {
+                model.observe(e)
+                observed = true
+            }
+            guard observed else { continue }
+            try storeModels([(user, model)], apps: source.apps, db)
+            learned += 1
         }
-        try storeModels(models.keys.sorted().map { (source.users[$0], models[$0]!) }, apps: source.apps, db)
-        return models.count
+        return learned
     }
 }

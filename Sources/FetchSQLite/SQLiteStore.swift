@@ -5,9 +5,10 @@ import Synchronization
 
 /// The SQLite store of usage events (GRDB, WAL).
 ///
-/// Events are keyed by (time, user, kind, app, value, occurrence) in a WITHOUT ROWID table, so
-/// the same row ingested twice is stored once, and a scan in key order is a replay in time
-/// order. `occurrence` tells apart identical rows of one log at the same instant.
+/// Events are keyed by (user, time, kind, app, value, occurrence) in a WITHOUT ROWID table, so
+/// the same row ingested twice is stored once, and one user's events are a range of the key in
+/// time order, with no index of their own. `occurrence` tells apart identical rows of one log
+/// at the same instant.
 public final class SQLiteStore: ServiceStore {
     public let pool: DatabasePool
     public let path: String
@@ -51,12 +52,6 @@ public final class SQLiteStore: ServiceStore {
     /// storage in memory keeps the journal of each service batch's savepoint off the disk.
     static let connectionSetup = "PRAGMA cache_size = -\(cacheKiB); PRAGMA temp_store = MEMORY"
 
-    /// One user's events by index, not by a scan of every user's. A bulk ingest into an empty
-    /// store drops it and builds it again afterwards (``ingest(_:)``). The v4 migration creates it
-    /// from this text too: a change to the index must come as a new migration, not as an edit here.
-    static let userIndexSQL = "CREATE INDEX \(userIndexName) ON events (user)"
-    static let userIndexName = "events_user"
-
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1") { db in
@@ -79,11 +74,11 @@ public final class SQLiteStore: ServiceStore {
         registerModels(&m)
         registerService(&m)
         m.registerMigration("v4-user-index") { db in
-            // One user's events by index, not by a scan of every user's; which apps each user
-            // has used, so that a user's session reads only its own app names and a deletion
-            // removes the names no one else uses.
+            // One user's events by index, not by a scan of every user's (v7 keys them by user
+            // instead, and the index goes); which apps each user has used, so that a user's
+            // session reads only its own app names and a deletion removes the names no one else uses.
             try db.execute(sql: """
-                \(userIndexSQL);
+                CREATE INDEX events_user ON events (user);
                 CREATE TABLE user_apps (
                     user INTEGER NOT NULL,
                     app INTEGER NOT NULL,
@@ -95,6 +90,27 @@ public final class SQLiteStore: ServiceStore {
         }
         registerVersions(&m)
         registerEventIDsByUser(&m)
+        m.registerMigration("v7-events-by-user") { db in
+            // Keyed by user first: a user's events are a range of the key (history, deletion, a
+            // service batch), and the per-user index goes, with the pages it cost every write.
+            try db.execute(sql: """
+                CREATE TABLE events_by_user (
+                    ts INTEGER NOT NULL,          -- milliseconds since the Unix epoch, UTC
+                    user INTEGER NOT NULL REFERENCES users(id),
+                    kind INTEGER NOT NULL,        -- FetchCore.EventKind raw value
+                    app INTEGER NOT NULL,         -- apps.id, 0 for device events
+                    value INTEGER NOT NULL,       -- battery level, network, on/off, push kind
+                    occurrence INTEGER NOT NULL,  -- nth identical row at this instant
+                    utcOffset INTEGER NOT NULL,   -- the user's UTC offset, minutes
+                    unixForm INTEGER NOT NULL,    -- 1 when the log gave Unix seconds
+                    PRIMARY KEY (user, ts, kind, app, value, occurrence)
+                ) WITHOUT ROWID;
+                INSERT INTO events_by_user SELECT ts, user, kind, app, value, occurrence, utcOffset, unixForm FROM events
+                    ORDER BY user, ts, kind, app, value, occurrence;
+                DROP TABLE events;
+                ALTER TABLE events_by_user RENAME TO events;
+                """)
+        }
         return m
     }
 

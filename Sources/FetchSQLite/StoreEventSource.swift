@@ -3,7 +3,9 @@ import FetchStorage
 import GRDB
 import GRDBSQLite
 
-/// The store's events in time order, read straight off SQLite's statement in key order.
+/// The store's events, read straight off SQLite's statement: user by user in the table's key
+/// order, each user's in time order, or in time order across users (ties in the order of the
+/// users' ids), which SQLite sorts.
 public struct StoreEventSource: UsageEventSource {
     public let users = NameTable()
     public let apps = NameTable()
@@ -12,7 +14,8 @@ public struct StoreEventSource: UsageEventSource {
     private var appIDs: [Int64: Int32] = [:]
 
     /// Reads every user's events, or one user's: then only that user's name and app names.
-    init(db: Database, user: String? = nil) throws {
+    /// `timeOrder` reads every user's in time order across users, not user by user.
+    init(db: Database, user: String? = nil, timeOrder: Bool = false) throws {
         let (users, apps): (String, String) = user == nil
             ? ("SELECT id, name FROM users ORDER BY id", "SELECT id, name FROM apps ORDER BY id")
             : ("SELECT id, name FROM users WHERE name = ?1",
@@ -25,9 +28,10 @@ public struct StoreEventSource: UsageEventSource {
             appIDs[row[0]] = self.apps.id(row[1] as String)
         }
         let filter = user == nil ? "" : "WHERE user = (SELECT id FROM users WHERE name = ?)"
+        let order = timeOrder && user == nil ? "ts, user" : "user, ts"
         statement = try db.makeStatement(sql: """
             SELECT ts, user, kind, app, value, utcOffset, unixForm FROM events \(filter)
-            ORDER BY ts, user, kind, app, value, occurrence
+            ORDER BY \(order), kind, app, value, occurrence
             """)
         if let user { try statement.setArguments([user]) }
     }
@@ -48,9 +52,10 @@ public struct StoreEventSource: UsageEventSource {
 extension SQLiteStore {
     public var location: String { path }
 
-    /// The events in time order whatever `timeOrder` asks: SQLite reads them so off its index.
+    /// The events user by user, or in time order across users with `timeOrder`: SQLite sorts them
+    /// then, with its temporary storage on disk, so memory holds no more than its sort's runs.
     public func withEventSource<R>(timeOrder: Bool, _ body: (inout any UsageEventSource) throws -> R) throws -> R {
-        try withEvents { source in
+        try withEvents(timeOrder: timeOrder) { source in
             var any: any UsageEventSource = source
             return try body(&any)
         }
@@ -59,11 +64,28 @@ extension SQLiteStore {
     /// Nothing to release: the pool's connections close with the store.
     public func close() async {}
 
-    /// Calls `body` with the stored events (of one user, or all) in time order.
-    public func withEvents<R>(user: String? = nil, _ body: (inout StoreEventSource) throws -> R) throws -> R {
-        try pool.read { db in
-            var source = try StoreEventSource(db: db, user: user)
-            return try body(&source)
+    /// Calls `body` with the stored events: one user's, or every user's user by user, or with
+    /// `timeOrder` in time order across users.
+    public func withEvents<R>(user: String? = nil, timeOrder: Bool = false, _ body: (inout StoreEventSource) throws -> R) throws -> R {
+        guard timeOrder && user == nil else {
+            return try pool.read { db in
+                var source = try StoreEventSource(db: db, user: user)
+                return try body(&source)
+            }
+        }
+        // A whole store sorted in memory would take memory as the store grows: its sort spills
+        // to disk. The setting is the connection's, so it is put back before the pool has it again.
+        return try pool.unsafeReentrantRead { db in
+            try db.execute(sql: "PRAGMA temp_store = FILE")
+            defer { try? db.execute(sql: "PRAGMA temp_store = MEMORY") }
+            var result: R?
+            // One snapshot, as the pool's reads have.
+            try db.inTransaction(.deferred) {
+                var source = try StoreEventSource(db: db, timeOrder: true)
+                result = try body(&source)
+                return .commit
+            }
+            return result!
         }
     }
 }
