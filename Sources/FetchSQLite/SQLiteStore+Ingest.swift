@@ -64,16 +64,11 @@ extension SQLiteStore {
     private static func insert<S: UsageEventSource>(_ source: inout S, into db: Database, path: String, names: inout NameIDs,
                                                     learner: inout LearnerQueue?, rowsHeld: Int, stats: inout IngestStats) throws {
         let many = try db.makeStatement(sql: Self.insertSQL(rows: Self.rowsPerInsert))
-        let one = try db.makeStatement(sql: Self.insertSQL(rows: 1))
         let connection = db.sqliteConnection
         var occurrences = Occurrences()
         var pairs = Set<UInt64>()
         var held = RowsByUser(capacity: max(1, rowsHeld))
-        var pending: [Int64] = []
-        pending.reserveCapacity(Self.rowsPerInsert * 8)
-        func flush(_ statement: Statement, rows: Int, from start: Int = 0) throws {
-            let h = statement.sqliteStatement
-            for i in 0..<(rows * 8) { sqlite3_bind_int64(h, Int32(i + 1), pending[start + i]) }
+        func step(_ h: SQLiteStatement) throws {
             let rc = sqlite3_step(h)
             sqlite3_reset(h)
             guard rc == SQLITE_DONE else {
@@ -81,19 +76,26 @@ extension SQLiteStore {
             }
             stats.inserted += Int(sqlite3_changes(connection))
         }
+        // Binds straight into the statements, rowsPerInsert rows a statement, the rest in one
+        // statement of their own; no copy of the rows between.
         func drain() throws {
+            let count = held.rows.count, whole = count - count % Self.rowsPerInsert
+            let rest = count == whole ? nil : try db.makeStatement(sql: Self.insertSQL(rows: count - whole))
+            var i = 0
             try held.drain { user, r in
-                // One at a time: a literal array here would be allocated for every row.
-                pending.append(r.ts); pending.append(user); pending.append(Int64(r.kind)); pending.append(r.app)
-                pending.append(Int64(r.value)); pending.append(r.occurrence); pending.append(Int64(r.offset))
-                pending.append(r.unixForm ? 1 : 0)
-                if pending.count == Self.rowsPerInsert * 8 {
-                    try flush(many, rows: Self.rowsPerInsert)
-                    pending.removeAll(keepingCapacity: true)
-                }
+                let (h, slot) = i < whole ? (many.sqliteStatement, i % Self.rowsPerInsert) : (rest!.sqliteStatement, i - whole)
+                let base = Int32(slot * 8)
+                sqlite3_bind_int64(h, base + 1, r.ts)
+                sqlite3_bind_int64(h, base + 2, user)
+                sqlite3_bind_int64(h, base + 3, Int64(r.kind))
+                sqlite3_bind_int64(h, base + 4, r.app)
+                sqlite3_bind_int64(h, base + 5, Int64(r.value))
+                sqlite3_bind_int64(h, base + 6, r.occurrence)
+                sqlite3_bind_int64(h, base + 7, Int64(r.offset))
+                sqlite3_bind_int64(h, base + 8, r.unixForm ? 1 : 0)
+                i += 1
+                if i <= whole ? i % Self.rowsPerInsert == 0 : i == count { try step(h) }
             }
-            for row in 0..<(pending.count / 8) { try flush(one, rows: 1, from: row * 8) }
-            pending.removeAll(keepingCapacity: true)
         }
         while let e = try source.next() {
             let user = try names.user(e.user, source.users, db)

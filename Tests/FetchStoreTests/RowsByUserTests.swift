@@ -33,7 +33,7 @@ struct RowsByUserTests {
         #expect(given.count == arrived.values.map(\.count).reduce(0, +))
     }
 
-    @Test(arguments: [1, 7, 500])
+    @Test(arguments: [1, 7, 64, 500])
     func anIngestHeldAFewRowsAtATimeStoresWhatOneHeldAtOnceStores(rowsHeld: Int) throws {
         let dir = TempDir()
         defer { dir.cleanup() }
