@@ -6,11 +6,14 @@ import FetchCore
 /// The table is keyed by user first, and a log comes in time order across users: inserted as
 /// read, each row would land in the middle of the table, at its user's place. Given out user by
 /// user, the rows of an ingest into an empty store append to the table's end, and those into a
-/// store that holds events go to each user's place a run at a time. A counting sort on the
-/// users' ranks keeps each user's rows in arrival order and costs one pass; a comparison sort
-/// would cost more and move rows that arrive in order already.
+/// store that holds events go to each user's place a run at a time.
+///
+/// Each user's rows are kept in chunks of a few rows, linked in order, in one pool: giving them
+/// out reads memory in order. A sort of the rows by user after they are all in (a counting sort
+/// gathering the rows by index) spent most of its time waiting on memory (perf, under
+/// `Benchmarks/ingest-vs-sqlite3.sh`).
 struct RowsByUser {
-    /// One stored row, without its user (held apart, as the rank the sort keys on).
+    /// One stored row, without its user.
     struct Row {
         var ts: Int64
         var app: Int64
@@ -21,62 +24,73 @@ struct RowsByUser {
         var unixForm: Bool
     }
 
-    /// How many rows are held before they must be given out.
+    /// Rows per chunk: a user's last chunk is partly empty, so the pool's slack is at most this
+    /// less one per user.
+    static let chunk = 16
+
+    /// How many row places (rows, and the empty places of users' last chunks) the pool holds
+    /// before the rows must be given out: memory is bounded by it.
     let capacity: Int
-    private(set) var rows: [Row] = []
-    /// The user of each held row, as an index into `users`.
-    private var owners: [Int32] = []
-    /// The store ids of the users seen, in the order first seen.
+    /// How many rows are held.
+    private(set) var count = 0
+    private var pool: [Row] = []
+    /// Per chunk: the next chunk of its user, or -1.
+    private var nextChunk: [Int32] = []
+    /// The store ids of the users seen, in the order first seen; per user, by that order: its
+    /// first and last chunk (-1 when it holds no rows) and how many rows its last chunk holds.
     private var users: [Int64] = []
     private var slot: [Int64: Int32] = [:]
+    private var first: [Int32] = []
+    private var last: [Int32] = []
+    private var filled: [Int] = []
 
     init(capacity: Int) {
-        self.capacity = capacity
-        rows.reserveCapacity(capacity)
-        owners.reserveCapacity(capacity)
+        self.capacity = max(capacity, Self.chunk)
+        pool.reserveCapacity(self.capacity + Self.chunk)
     }
 
-    var isFull: Bool { rows.count >= capacity }
+    var isFull: Bool { pool.count >= capacity }
 
     mutating func append(_ row: Row, user: Int64) {
-        let owner: Int32
+        let u: Int
         if let known = slot[user] {
-            owner = known
+            u = Int(known)
         } else {
-            owner = Int32(users.count)
-            slot[user] = owner
+            u = users.count
+            slot[user] = Int32(u)
             users.append(user)
+            first.append(-1)
+            last.append(-1)
+            filled.append(0)
         }
-        rows.append(row)
-        owners.append(owner)
+        if last[u] < 0 || filled[u] == Self.chunk {
+            let c = Int32(nextChunk.count)
+            nextChunk.append(-1)
+            pool.append(contentsOf: repeatElement(row, count: Self.chunk))
+            if last[u] < 0 { first[u] = c } else { nextChunk[Int(last[u])] = c }
+            last[u] = c
+            filled[u] = 0
+        }
+        pool[Int(last[u]) * Self.chunk + filled[u]] = row
+        filled[u] += 1
+        count += 1
     }
 
     /// Calls `body` with each held row and its user's store id, users in ascending id order,
     /// then forgets them all.
     mutating func drain(_ body: (Int64, Row) throws -> Void) rethrows {
         defer {
-            rows.removeAll(keepingCapacity: true)
-            owners.removeAll(keepingCapacity: true)
+            pool.removeAll(keepingCapacity: true)
+            nextChunk.removeAll(keepingCapacity: true)
+            for u in users.indices { (first[u], last[u], filled[u]) = (-1, -1, 0) }
+            count = 0
         }
-        let byID = users.indices.sorted { users[$0] < users[$1] }
-        var rank = [Int](repeating: 0, count: users.count)
-        for (r, u) in byID.enumerated() { rank[u] = r }
-        // Where each rank's rows start in the order given out.
-        var start = [Int](repeating: 0, count: users.count + 1)
-        for owner in owners { start[rank[Int(owner)] + 1] += 1 }
-        for r in 0..<users.count { start[r + 1] += start[r] }
-        var order = [Int32](repeating: 0, count: rows.count)
-        for (i, owner) in owners.enumerated() {
-            let r = rank[Int(owner)]
-            order[start[r]] = Int32(i)
-            start[r] += 1
-        }
-        var next = 0
-        for r in 0..<users.count {
-            let user = users[byID[r]]
-            while next < start[r] {
-                try body(user, rows[Int(order[next])])
-                next += 1
+        for u in users.indices.sorted(by: { users[$0] < users[$1] }) {
+            var c = first[u]
+            while c >= 0 {
+                let start = Int(c) * Self.chunk
+                for row in pool[start..<(start + (c == last[u] ? filled[u] : Self.chunk))] { try body(users[u], row) }
+                c = nextChunk[Int(c)]
             }
         }
     }

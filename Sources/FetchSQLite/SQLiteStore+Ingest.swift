@@ -79,7 +79,7 @@ extension SQLiteStore {
         // Binds straight into the statements, rowsPerInsert rows a statement, the rest in one
         // statement of their own; no copy of the rows between.
         func drain() throws {
-            let count = held.rows.count, whole = count - count % Self.rowsPerInsert
+            let count = held.count, whole = count - count % Self.rowsPerInsert
             let rest = count == whole ? nil : try db.makeStatement(sql: Self.insertSQL(rows: count - whole))
             var i = 0
             try held.drain { user, r in
@@ -123,8 +123,8 @@ extension SQLiteStore {
     /// shared by many rows (measured: Benchmarks/ingest-vs-sqlite3.sh).
     static let rowsPerInsert = 64
 
-    /// Rows held to go in user by user (``RowsByUser``): the ingest's memory for them is bounded
-    /// by this, about 36 bytes a row.
+    /// Row places held to go in user by user (``RowsByUser``): the ingest's memory for them is
+    /// bounded by this, 32 bytes a place.
     static let rowsHeld = 1 << 21
 
     static func insertSQL(rows: Int) -> String {

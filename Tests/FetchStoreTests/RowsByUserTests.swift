@@ -24,7 +24,7 @@ struct RowsByUserTests {
             }
             var run: [(Int64, Int64)] = []
             held.drain { user, row in run.append((user, row.ts)) }
-            #expect(held.rows.isEmpty)
+            #expect(held.count == 0)
             #expect(run.map(\.0) == run.map(\.0).sorted(), "users in ascending id order")
             given += run
         }
