@@ -93,6 +93,8 @@ public final class SQLiteStore: ServiceStore {
         m.registerMigration("v7-events-by-user") { db in
             // Keyed by user first: a user's events are a range of the key (history, deletion, a
             // service batch), and the per-user index goes, with the pages it cost every write.
+            // The columns are v1's, written out again: a migration's text is a record of what ran,
+            // so two migrations never share a constant that a later edit could change under both.
             try db.execute(sql: """
                 CREATE TABLE events_by_user (
                     ts INTEGER NOT NULL,          -- milliseconds since the Unix epoch, UTC
