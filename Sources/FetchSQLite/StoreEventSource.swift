@@ -75,9 +75,9 @@ extension SQLiteStore {
         }
         // A whole store sorted in memory would take memory as the store grows: its sort spills
         // to disk. The setting is the connection's, so it is put back before the pool has it again.
-        return try pool.unsafeReentrantRead { db in
+        return try pool.unsafeRead { db in
             try db.execute(sql: "PRAGMA temp_store = FILE")
-            defer { try? db.execute(sql: "PRAGMA temp_store = MEMORY") }
+            defer { try? db.execute(sql: SQLiteStore.connectionSetup) }
             var result: R?
             // One snapshot, as the pool's reads have.
             try db.inTransaction(.deferred) {
