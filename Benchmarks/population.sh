@@ -7,7 +7,9 @@
 # order, to compare).
 # Usage: Benchmarks/population.sh [users] [days] [shards]   (from the repository root; not in CI)
 # PARALLEL=N runs at most N shards at a time (default: the number of cores). FRONTIER=0 runs the
-# five reference policies only.
+# five reference policies only; FRONTIER=adaptive (families, comma-separated) sweeps those alone
+# (bench --sweep), with the oracles; REFERENCE=0 runs the frontier only. FETCHSCHED=path runs that
+# build instead of this checkout's (then nothing is built).
 # WORK=DIR keeps the log, the shard reports and the merged tables there (default: a temporary
 # directory, removed at the end).
 set -euo pipefail
@@ -22,8 +24,14 @@ fi
 # Shards run in the background: a stopped run takes them with it, and ends.
 # (each job is /usr/bin/time, whose child is the shard).
 trap 'for j in $(jobs -p); do pkill -TERM -P "$j"; kill "$j"; done 2>/dev/null; exit 130' INT TERM
-swift build -c release --product fetchsched >/dev/null 2>&1
-bin=$(swift build -c release --show-bin-path)/fetchsched
+if [[ -n "${FETCHSCHED:-}" ]]; then
+  bin=$FETCHSCHED
+else
+  swift build -c release --product fetchsched >/dev/null 2>&1
+  bin=$(swift build -c release --show-bin-path)/fetchsched
+fi
+frontier=${FRONTIER:-1}
+sweep=(); [[ "$frontier" != 0 && "$frontier" != 1 ]] && sweep=(--sweep "$frontier")
 log="$work/population.csv"
 user_days=$((users * days))
 echo "population: $users users × $days days = $user_days user-days, $shards shards, $parallel at a time, $(nproc) cores"
@@ -68,7 +76,7 @@ print(f"{name}: wall {wall:.1f} s (merge included), CPU {cpu:.1f} s; peak per sh
 PY
 }
 
-run reference --policies none,fixed:15m,ios,adaptive,oracle
-if [[ "${FRONTIER:-1}" != 0 ]]; then run frontier --policies none --frontier; fi
-echo "merged tables: $work/reference.md$([[ "${FRONTIER:-1}" != 0 ]] && echo ", $work/frontier.md")"
-if [[ -n "${WORK:-}" ]]; then head -8 "$work/reference.md"; fi
+if [[ "${REFERENCE:-1}" != 0 ]]; then run reference --policies none,fixed:15m,ios,adaptive,oracle; fi
+if [[ "$frontier" != 0 ]]; then run frontier --policies none --frontier "${sweep[@]}"; fi
+echo "merged tables:$([[ "${REFERENCE:-1}" != 0 ]] && echo " $work/reference.md")$([[ "$frontier" != 0 ]] && echo " $work/frontier.md")"
+if [[ -n "${WORK:-}" && "${REFERENCE:-1}" != 0 ]]; then head -8 "$work/reference.md"; fi

@@ -107,11 +107,12 @@ struct RunOptions: ParsableArguments {
     var scenario: String? { scenarioOptions.scenario }
 
     /// What a shard report records of this run, to check in `merge` that shards belong together.
-    func shardRun(command: String, policies: String, frontier: Bool, input: InputOptions, scenarioText: String?,
+    func shardRun(command: String, policies: String, frontier: Bool, sweep: String? = nil, input: InputOptions, scenarioText: String?,
                   skipped: [String: Int], inputDigest: String?) -> ShardReport.Run {
         ShardReport.Run(command: command, policies: policies, frontier: frontier, seed: String(seed),
                         scenario: scenarioText,
-                        inputs: input.db.map { ["--db", $0] } ?? input.logs, inputDigest: inputDigest ?? "", skipped: skipped)
+                        inputs: input.db.map { ["--db", $0] } ?? input.logs, inputDigest: inputDigest ?? "", skipped: skipped,
+                        sweep: sweep)
     }
 }
 

@@ -55,6 +55,36 @@ struct CommandTests {
         #expect(table.out.contains("| policy | stale opens | after a screen_on | after another app's open | tick only |"))
     }
 
+    @Test func benchSweepsOnlyTheFamiliesNamedWithTheOracles() async throws {
+        let r = try await Fetchsched.run(["bench", Self.sample, "--policies", "none", "--frontier", "--sweep", "fixed,adaptive", "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        let top = try #require(try json(r.out) as? [String: Any])
+        let policies = try #require(top["policies"] as? [[String: Any]]).compactMap { $0["policy"] as? String }
+        // In the order of the full sweep, whatever the order named.
+        let sweeps = Frontier.sweeps(for: .default).filter { ["adaptive", "fixed"].contains($0.family) }.flatMap(\.policies)
+        #expect(sweeps.count > 10 && policies == ["none"] + sweeps + ["oracle", "oracle:opens"])
+        let frontiers = try #require(top["frontiers"] as? [[String: Any]])
+        #expect(frontiers.compactMap { $0["family"] as? String } == ["adaptive", "fixed"])
+        // Each swept policy's row is the full frontier's.
+        let full = try await Fetchsched.run(["bench", Self.sample, "--policies", "none", "--frontier", "--format", "csv"])
+        let swept = try await Fetchsched.run(["bench", Self.sample, "--policies", "none", "--frontier", "--sweep", "adaptive", "--format", "csv"])
+        // CSV lines end in CRLF, one Character.
+        let rows = swept.out.split(whereSeparator: \.isNewline), fullRows = Set(full.out.split(whereSeparator: \.isNewline))
+        #expect(rows.count == 1 + 1 + 11 + 2 && rows.allSatisfy { fullRows.contains($0) })
+    }
+
+    @Test(arguments: [
+        (["--sweep", "adaptive"], "give --frontier too"),
+        (["--frontier", "--sweep", "adaptive,bogus"], "--sweep: 'bogus' is not a family (adaptive, counts, fixed, appm, ebc)"),
+        (["--frontier", "--sweep", ""], "--sweep: '' is not a family"),
+        (["--frontier", "--sweep", "adaptive,,fixed"], "--sweep: '' is not a family"),
+        (["--frontier", "--sweep", "Adaptive"], "--sweep: 'Adaptive' is not a family"),
+    ])
+    func aSweepOfNoKnownFamilyOrWithoutAFrontierIsRefused(args: [String], message: String) async throws {
+        let r = try await Fetchsched.run(["bench", Self.sample, "--policies", "none"] + args)
+        #expect(r.status != 0 && r.out.isEmpty && r.err.contains(message), "\(r.err)")
+    }
+
     @Test func replayJSONIsOneObjectAndTheSameBytesEveryRun() async throws {
         let args = ["replay", Self.sample, "--policy", "oracle", "--format", "json", "--seed", "7"]
         let a = try await Fetchsched.run(args), b = try await Fetchsched.run(args)

@@ -55,6 +55,23 @@ struct ShardTests {
         #expect(merged.out == whole.out)
     }
 
+    @Test func shardsOfASweepMergeToItsBytesAndNotWithAnotherSweeps() async throws {
+        let dir = Fetchsched.temp()
+        let bench = ["bench", Self.log, "--skip-invalid", "--policies", "none", "--frontier", "--sweep", "counts"]
+        let files = try await shards(bench, count: 2, dir: dir)
+        let merged = try await Fetchsched.run(["merge", "--format", "markdown"] + files)
+        let whole = try await Fetchsched.run(bench + ["--format", "markdown", "--quiet"])
+        #expect(merged.status == 0 && merged.out == whole.out)
+        let other = try await shards(bench.dropLast() + ["fixed"], count: 2, dir: Fetchsched.temp())
+        let r = try await Fetchsched.run(["merge", files[0], other[1]])
+        #expect(r.status != 0 && r.err.contains("its sweep differs"), "\(r.err)")
+        // A sweep of every family by name is its own run, though it replays the same policies.
+        let all = try await shards(bench.dropLast() + [Frontier.familyNames.joined(separator: ",")], count: 2, dir: Fetchsched.temp())
+        let none = try await shards(Array(bench.dropLast(2)), count: 2, dir: Fetchsched.temp())
+        let mixed = try await Fetchsched.run(["merge", all[0], none[1]])
+        #expect(mixed.err.contains("its sweep differs"), "\(mixed.err)")
+    }
+
     @Test func aStoreIsShardedLikeItsLog() async throws {
         let dir = Fetchsched.temp()
         let db = dir + "/s.db"

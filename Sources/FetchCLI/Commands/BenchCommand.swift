@@ -17,6 +17,11 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: ArgumentHelp("Also sweep each policy family's knob (adaptive:<price>, fixed:<interval>) in the same pass, and report per family its curve of rescued opens against energy, read at the oracle's energy, and its best point.", valueName: "frontier"))
     var frontier = false
 
+    @Option(help: ArgumentHelp("With --frontier, the families to sweep, comma-separated "
+                               + "(\(Frontier.familyNames.joined(separator: ", ")); default: every one). The oracles are added either way.",
+                               valueName: "families"))
+    var sweep: String?
+
     @Flag(help: "Start each user's learned model (learned, learned:<x>) from a prior fitted on the other users of the logs (in up to 10 folds of users; leave-one-out with 10 users or fewer) instead of the shipped one. The logs are read whole first.")
     var priorFromOtherUsers = false
 
@@ -35,7 +40,7 @@ struct BenchCommand: ParsableCommand {
         var list = try parsePolicies(policies, run: runOptions)
         if frontier {
             let scenario = try runOptions.scenarioOptions.loadScenario()
-            for name in Frontier.sweeps(for: scenario).flatMap(\.policies) + Frontier.references
+            for name in try Frontier.sweptPolicies(for: scenario, families: sweep) + Frontier.references
             where !list.contains(where: { $0.name == name }) {
                 list.append(PolicySpec.parse(name)!)
             }
@@ -68,7 +73,7 @@ struct BenchCommand: ParsableCommand {
             })
         }
         if let shard = runOptions.userShard {
-            let run = runOptions.shardRun(command: "bench", policies: policies, frontier: frontier, input: input,
+            let run = runOptions.shardRun(command: "bench", policies: policies, frontier: frontier, sweep: sweep, input: input,
                                               scenarioText: runner.scenario.text, skipped: reports.first?.skipped ?? [:],
                                               inputDigest: runner.inputDigest.value)
             return try ShardReport(shard: shard, run: run, results: reports).write()
@@ -85,6 +90,10 @@ struct BenchCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if let sweep {
+            guard frontier else { throw ValidationError("--sweep names the families a frontier sweeps: give --frontier too") }
+            do { _ = try Frontier.sweptPolicies(for: .default, families: sweep) } catch { throw ValidationError(error.description) }
+        }
         if priorFromOtherUsers && (input.db != nil || runOptions.shard != nil) {
             throw ValidationError("--prior-from-other-users reads every user from log files: not with --db or --shard")
         }

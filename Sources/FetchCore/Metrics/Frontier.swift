@@ -76,6 +76,23 @@ public struct Frontier: Sendable, Encodable {
         ]
     }
 
+    /// The policies `bench --frontier` adds for `families` (comma-separated names from
+    /// ``familyNames``, nil for every one), in the order of ``sweeps(for:)``.
+    public static func sweptPolicies(for scenario: Scenario, families: String?) throws(SweepError) -> [String] {
+        guard let families else { return sweeps(for: scenario).flatMap(\.policies) }
+        let names = families.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if let unknown = names.first(where: { !familyNames.contains($0) }) { throw SweepError(name: unknown) }
+        return sweeps(for: scenario).filter { names.contains($0.family) }.flatMap(\.policies)
+    }
+
+    /// A name in `bench --sweep` that is not a family's.
+    public struct SweepError: Error, CustomStringConvertible {
+        public var name: String
+        public var description: String {
+            "--sweep: '\(InputBounds.printable(name))' is not a family (\(familyNames.joined(separator: ", ")))"
+        }
+    }
+
     /// `x` to two significant digits, as a policy name writes it.
     static func significant(_ x: Double) -> String {
         var scale = 1.0

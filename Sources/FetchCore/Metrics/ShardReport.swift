@@ -30,6 +30,8 @@ public struct ShardReport: Codable, Equatable, Sendable {
         /// The policies as given (`bench` shows the frontier's misses for these).
         public var policies: String
         public var frontier: Bool
+        /// The families a frontier swept, as given (`bench --sweep`); nil for every one.
+        public var sweep: String?
         /// A string: JSON numbers in a shard report are counts only (see ``decode(_:keepingRowsIn:)``).
         public var seed: String
         /// The scenario file's text, parsed again by `merge`; nil for the default scenario.
@@ -42,8 +44,8 @@ public struct ShardReport: Codable, Equatable, Sendable {
         public var skipped: [String: Int]
 
         public init(command: String, policies: String, frontier: Bool, seed: String, scenario: String?, inputs: [String],
-                    inputDigest: String, skipped: [String: Int]) {
-            (self.command, self.policies, self.frontier, self.seed) = (command, policies, frontier, seed)
+                    inputDigest: String, skipped: [String: Int], sweep: String? = nil) {
+            (self.command, self.policies, self.frontier, self.seed, self.sweep) = (command, policies, frontier, seed, sweep)
             (self.scenario, self.inputs, self.inputDigest, self.skipped) = (scenario, inputs, inputDigest, skipped)
         }
     }
