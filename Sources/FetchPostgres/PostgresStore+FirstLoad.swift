@@ -15,9 +15,9 @@ extension PostgresStore {
         guard try await count(conn, empty) == 1 else { return false }
         // In the order a service's write takes them: its users' version rows, its app names,
         // then its events.
-        try await conn.query("LOCK TABLE user_versions IN SHARE ROW EXCLUSIVE MODE", logger: logger)
-        try await conn.query("LOCK TABLE apps IN SHARE ROW EXCLUSIVE MODE", logger: logger)
-        try await conn.query("LOCK TABLE events IN ACCESS EXCLUSIVE MODE", logger: logger)
+        try await statement(conn, "LOCK TABLE user_versions IN SHARE ROW EXCLUSIVE MODE")
+        try await statement(conn, "LOCK TABLE apps IN SHARE ROW EXCLUSIVE MODE")
+        try await statement(conn, "LOCK TABLE events IN ACCESS EXCLUSIVE MODE")
         return try await count(conn, empty) == 1  // an instance may have written before the locks
     }
 
@@ -62,10 +62,10 @@ extension PostgresStore {
         try await storeNumbered(users: userNumbering.added, conn)
         let users = source.users
         let sorted = pairs.sorted()
-        try await conn.query("""
+        try await statement(conn, """
             INSERT INTO user_apps (user_name, app)
             SELECT * FROM unnest(\(sorted.map { users[Int32($0 >> 32)] })::text[], \(sorted.map { Int32(truncatingIfNeeded: $0) })::int4[])
-            """, logger: logger)
+            """)
         stats.inserted = stats.read
         return stats
     }
@@ -75,16 +75,15 @@ extension PostgresStore {
     /// distinct, leave the table as it was, key included.
     nonisolated(nonsending) func withoutEventsKey<T>(_ conn: PostgresConnection,
                                                    _ body: () async throws -> T) async throws -> T {
-        try await conn.query("LOCK TABLE events IN ACCESS EXCLUSIVE MODE", logger: logger)
+        try await statement(conn, "LOCK TABLE events IN ACCESS EXCLUSIVE MODE")
         // Memory for the key's sort, and for the hash of the stored rows a move checks against.
-        try await conn.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
-        try await conn.query("SET LOCAL work_mem = '256MB'", logger: logger)
-        try await conn.query("SET LOCAL enable_mergejoin = off", logger: logger)
-        try await conn.query("SET LOCAL jit = off", logger: logger)
-        try await conn.query("ALTER TABLE events DROP CONSTRAINT events_pkey", logger: logger)
+        try await statement(conn, "SET LOCAL maintenance_work_mem = '256MB'")
+        try await statement(conn, "SET LOCAL work_mem = '256MB'")
+        try await statement(conn, "SET LOCAL enable_mergejoin = off")
+        try await statement(conn, "SET LOCAL jit = off")
+        try await statement(conn, "ALTER TABLE events DROP CONSTRAINT events_pkey")
         let result = try await body()
-        try await conn.query("ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (user_id, ts, kind, app, value, occurrence)",
-                             logger: logger)
+        try await statement(conn, "ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (user_id, ts, kind, app, value, occurrence)")
         return result
     }
 
@@ -100,31 +99,34 @@ extension PostgresStore {
 
     /// The ids by name that `sql` (id, then name) reads.
     private func stored(_ conn: PostgresConnection, _ sql: String) async throws -> [String: Int32] {
-        var stored: [String: Int32] = [:]
-        for try await (id, name) in try await conn.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode((Int32, String).self) {
-            stored[name] = id
+        let logger = logger
+        return try await watched(conn) { conn in
+            var stored: [String: Int32] = [:]
+            for try await (id, name) in try await conn.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode((Int32, String).self) {
+                stored[name] = id
+            }
+            return stored
         }
-        return stored
     }
 
     /// Adds the apps the load numbered, and moves the ids' sequence past them.
     private func storeNumbered(_ added: [(id: Int32, name: String)], _ conn: PostgresConnection) async throws {
         guard let last = added.last?.id else { return }
-        try await conn.query("""
+        try await statement(conn, """
             INSERT INTO apps (id, name) SELECT * FROM unnest(\(added.map(\.id))::int4[], \(added.map(\.name))::text[])
-            """, logger: logger)
-        try await conn.query("SELECT setval(pg_get_serial_sequence('apps', 'id'), \(last))", logger: logger)
+            """)
+        try await statement(conn, "SELECT setval(pg_get_serial_sequence('apps', 'id'), \(last))")
     }
 
     /// Adds the users the load numbered, at version 0 (the ingest moves every user's version
     /// after), and moves the ids' sequence past them.
     private func storeNumbered(users added: [(id: Int32, name: String)], _ conn: PostgresConnection) async throws {
         guard let last = added.last?.id else { return }
-        try await conn.query("""
+        try await statement(conn, """
             INSERT INTO user_versions (id, user_name, version)
             SELECT i, n, 0 FROM unnest(\(added.map(\.id))::int4[], \(added.map(\.name))::text[]) AS t(i, n)
-            """, logger: logger)
-        try await conn.query("SELECT setval(pg_get_serial_sequence('user_versions', 'id'), \(last))", logger: logger)
+            """)
+        try await statement(conn, "SELECT setval(pg_get_serial_sequence('user_versions', 'id'), \(last))")
     }
 }
 

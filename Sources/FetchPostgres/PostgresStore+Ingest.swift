@@ -44,13 +44,14 @@ extension PostgresStore {
                                                                     learner: inout LearnerQueue?) async throws -> IngestStats {
         do {
             return try await client.withConnection { conn in
-                try await conn.query("BEGIN", logger: logger)
+                try await statement(conn, "BEGIN")
                 do {
                     let stats = try await ingest(&source, conn, learner: &learner)
-                    try await conn.query("COMMIT", logger: logger)
+                    try await statement(conn, "COMMIT")
                     return stats
                 } catch {
-                    await Self.rollBack(conn, logger: logger)
+                    // As ``rollBack(_:logger:)`` does, but watched as the ingest's other statements are.
+                    if !conn.isClosed { try? await statement(conn, "ROLLBACK") }
                     throw error
                 }
             }
@@ -70,8 +71,11 @@ extension PostgresStore {
         }
         // A service's memory of these users is stale now, whichever instance holds it.
         if stats.inserted > 0 {
-            try await lockVersions(source.users.names, conn)  // in name order, as a service's writes lock them
-            try await bumpVersions(source.users.names, conn)
+            let names = source.users.names
+            try await watched(conn) { conn in
+                try await self.lockVersions(names, conn)  // in name order, as a service's writes lock them
+                _ = try await self.bumpVersions(names, conn)
+            }
         }
         return stats
     }
@@ -80,10 +84,10 @@ extension PostgresStore {
     nonisolated(nonsending) private func ingestStaged<S: UsageEventSource>(_ source: inout S,
                                                                           _ conn: PostgresConnection) async throws -> IngestStats {
         var stats = IngestStats()
-        try await conn.query("""
+        try await statement(conn, """
             CREATE TEMPORARY TABLE staging (user_name text, ts bigint, kind smallint, app_name text, value smallint,
                                             occurrence integer, utc_offset smallint, unix_form boolean) ON COMMIT DROP
-            """, logger: logger)
+            """)
         stats.read = try await copyRows(&source, into: "staging", conn) { e, occurrence, users, apps, buffer in
             Self.appendCopyRow(e, occurrence: occurrence, to: &buffer) { Self.appendCopyText(users[e.user], to: &$0) } app: {
                 if e.app >= 0 { Self.appendCopyText(apps[e.app], to: &$0) } else { $0.writeString("\\N") }
@@ -91,16 +95,19 @@ extension PostgresStore {
         }
         // Every user a version row, held against deletion to the end, so that the staged rows
         // find their users' ids and no deletion of one of them runs in between.
-        try await lockVersions(source.users.names, conn, .keyShare)
-        // App ids in the order the source first named them, as the SQLite driver numbers them.
-        try await addApps(source.apps.names, conn)
-        try await conn.query("ANALYZE staging", logger: logger)
+        let (users, apps) = (source.users.names, source.apps.names)
+        try await watched(conn) { conn in
+            try await self.lockVersions(users, conn, .keyShare)
+            // App ids in the order the source first named them, as the SQLite driver numbers them.
+            try await self.addApps(apps, conn)
+        }
+        try await statement(conn, "ANALYZE staging")
         stats.inserted = try await moveStaged(conn, staged: stats.read)
-        try await conn.query("""
+        try await statement(conn, """
             INSERT INTO user_apps (user_name, app)
             SELECT DISTINCT s.user_name, a.id FROM staging s JOIN apps a ON a.name = s.app_name
             ON CONFLICT DO NOTHING
-            """, logger: logger)
+            """)
         return stats
     }
 
@@ -132,7 +139,7 @@ extension PostgresStore {
                     """)
             }
         }
-        try await conn.query("SAVEPOINT move", logger: logger)
+        try await statement(conn, "SAVEPOINT move")
         do {
             let n = try await count(conn, """
                 WITH ins AS (
@@ -140,10 +147,10 @@ extension PostgresStore {
                     RETURNING 1)
                 SELECT count(*) FROM ins
                 """)
-            try await conn.query("RELEASE SAVEPOINT move", logger: logger)
+            try await statement(conn, "RELEASE SAVEPOINT move")
             return n
         } catch let e as PSQLError where e.serverInfo?[.sqlState] == "23505" {
-            try await conn.query("ROLLBACK TO SAVEPOINT move", logger: logger)
+            try await statement(conn, "ROLLBACK TO SAVEPOINT move")
             return try await count(conn, """
                 WITH ins AS (
                     INSERT INTO events (user_id, ts, kind, app, value, occurrence, utc_offset, unix_form)
@@ -165,6 +172,9 @@ extension PostgresStore {
         var failure: (any Error)?
         // The tables are the source's own, filled as it reads: read once, not through the source per row.
         let (users, apps) = (source.users, source.apps)
+        // The copy streams the source inline, so it is not watched (``watched(_:_:)``); a
+        // connection already closed is not asked to start it.
+        guard !conn.isClosed else { throw StoreUnavailable("the connection to '\(location)' closed before the ingest was done") }
         try await conn.copyFrom(table: table, columns: columns, logger: logger) { writer in
             var buffer = ByteBuffer()
             buffer.reserveCapacity(1 << 20)
@@ -187,10 +197,33 @@ extension PostgresStore {
         return read
     }
 
+    /// The integer `sql` reads last (a count), as one of the ingest's statements (``watched(_:_:)``).
     func count(_ conn: PostgresConnection, _ sql: String) async throws -> Int {
-        var n = 0
-        for try await c in try await conn.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Int.self) { n = c }
-        return n
+        let logger = logger
+        return try await watched(conn) { conn in
+            var n = 0
+            for try await c in try await conn.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Int.self) { n = c }
+            return n
+        }
+    }
+
+    /// Runs `query` on `conn` as one of the ingest's statements (``watched(_:_:)``).
+    func statement(_ conn: PostgresConnection, _ query: PostgresQuery) async throws {
+        let logger = logger
+        try await watched(conn) { _ = try await $0.query(query, logger: logger) }
+    }
+
+    /// Runs `body`, statements on `conn` that the ingest sends between its rows' reads, bounded
+    /// as a request is (``ConnectionCloseWatch``): a request's body runs in a task of its own and
+    /// is watched whole, but the ingest's runs inline (its source is `inout`), so each of its
+    /// statements is watched apart. A connection the server dropped after one answer would
+    /// otherwise leave the next statement unanswered, and the ingest waiting, without end.
+    /// Not within a request's own body: a watch is one per connection at a time.
+    func watched<R: Sendable>(_ conn: PostgresConnection, _ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
+        let location = location
+        return try await closeWatch.run(on: conn, grace: connectionWait, failure: {
+            StoreUnavailable("the connection to '\(location)' closed before the ingest was done")
+        }) { try await body(conn) }
     }
 
     /// One row of COPY's text format: user, time, kind, app, value, occurrence, offset, form;
@@ -243,9 +276,9 @@ extension PostgresStore {
         var seen = Set<String>()
         let ordered = names.filter { seen.insert($0).inserted }
         guard !ordered.isEmpty else { return }
-        try await conn.query("""
+        try await statement(conn, """
             INSERT INTO apps (name) SELECT n FROM unnest(\(ordered)::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i
             ON CONFLICT (name) DO NOTHING
-            """, logger: logger)
+            """)
     }
 }

@@ -11,28 +11,53 @@ public final class OutageProxy: Sendable {
     public let port: Int
     private let listener: any Channel
     private let open: NIOLockedValueBox<[any Channel]>
+    /// The server's answers still to pass before the outage, once armed (``outage(afterAnswers:)``).
+    private let answersLeft: NIOLockedValueBox<Int?>
 
-    private init(port: Int, listener: any Channel, open: NIOLockedValueBox<[any Channel]>) {
+    private init(port: Int, listener: any Channel, open: NIOLockedValueBox<[any Channel]>, answersLeft: NIOLockedValueBox<Int?>) {
         self.port = port
         self.listener = listener
         self.open = open
+        self.answersLeft = answersLeft
     }
 
     /// A proxy to `host`:`port`, listening on a free port of 127.0.0.1.
     public static func start(to host: String, port: Int) async throws -> OutageProxy {
         let open = NIOLockedValueBox<[any Channel]>([])
+        let answersLeft = NIOLockedValueBox<Int?>(nil)
         let group = MultiThreadedEventLoopGroup.singleton
+        // The server's side counts its answers: the last one armed ends every connection once
+        // it has been handed on.
+        let answered: @Sendable (Int) -> Void = { n in
+            let cut = answersLeft.withLockedValue { left -> Bool in
+                guard let l = left else { return false }
+                left = l - n
+                return l - n <= 0
+            }
+            if cut {
+                answersLeft.withLockedValue { $0 = nil }
+                for channel in open.withLockedValue({ $0 }) { channel.close(promise: nil) }
+            }
+        }
         let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { inbound in
                 ClientBootstrap(group: inbound.eventLoop).connect(host: host, port: port).flatMap { outbound in
                     open.withLockedValue { $0 += [inbound, outbound] }
-                    let (a, b) = Glue.pair()
+                    let (a, b) = Glue.pair(answered: answered)
                     return inbound.pipeline.addHandler(a).and(outbound.pipeline.addHandler(b)).map { _ in }
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        return OutageProxy(port: listener.localAddress!.port!, listener: listener, open: open)
+        return OutageProxy(port: listener.localAddress!.port!, listener: listener, open: open, answersLeft: answersLeft)
+    }
+
+    /// Ends every connection through the proxy (as ``outage()`` does, the listener left open)
+    /// right after the `n`-th answer from here on (a `ReadyForQuery`, which ends each statement's
+    /// answer) has been handed to the client, so that the client's next statement meets a
+    /// connection that closed between two statements.
+    public func outage(afterAnswers n: Int) {
+        answersLeft.withLockedValue { $0 = max(1, n) }
     }
 
     /// `url` (a `postgres://` URL) through this proxy.
@@ -69,9 +94,18 @@ public final class OutageProxy: Sendable {
 
         private var partner: Glue?
         private var context: ChannelHandlerContext?
+        /// On the server's side: reads its messages, and hears how many answers each read ended.
+        private var answers: AnswerCounter?
+        private let answered: (@Sendable (Int) -> Void)?
 
-        static func pair() -> (Glue, Glue) {
-            let (a, b) = (Glue(), Glue())
+        private init(answered: (@Sendable (Int) -> Void)?) {
+            self.answered = answered
+            answers = answered == nil ? nil : AnswerCounter()
+        }
+
+        /// The client's side, then the server's.
+        static func pair(answered: @escaping @Sendable (Int) -> Void) -> (Glue, Glue) {
+            let (a, b) = (Glue(answered: nil), Glue(answered: answered))
             a.partner = b
             b.partner = a
             return (a, b)
@@ -86,7 +120,10 @@ public final class OutageProxy: Sendable {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             guard let other = partner?.context else { return }
-            other.writeAndFlush(wrapOutboundOut(unwrapInboundIn(data)), promise: nil)
+            let bytes = unwrapInboundIn(data)
+            let ended = answers?.read(bytes) ?? 0
+            other.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+            if ended > 0 { answered?(ended) }
         }
 
         func channelInactive(context: ChannelHandlerContext) {
@@ -96,6 +133,44 @@ public final class OutageProxy: Sendable {
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
             context.close(promise: nil)
+        }
+    }
+
+    /// Follows the server's messages (a type byte, then a length that counts itself) to count
+    /// its `ReadyForQuery` messages. The first byte of a connection may be the one-byte answer to
+    /// an SSL request: `N` (none, messages follow) or `S` (encrypted from there: not counted).
+    struct AnswerCounter {
+        private var header: [UInt8] = []
+        private var type: UInt8 = 0
+        private var left = 0
+        private var started = false
+        private var encrypted = false
+
+        /// Reads the next bytes from the server; returns how many `ReadyForQuery` messages they end.
+        mutating func read(_ bytes: ByteBuffer) -> Int {
+            var ended = 0
+            for byte in bytes.readableBytesView where !encrypted {
+                if !started {
+                    started = true
+                    if byte == UInt8(ascii: "N") { continue }
+                    if byte == UInt8(ascii: "S") { encrypted = true; continue }
+                }
+                if left > 0 {
+                    left -= 1
+                    if left == 0 && type == UInt8(ascii: "Z") { ended += 1 }
+                    continue
+                }
+                header.append(byte)
+                guard header.count == 5 else { continue }
+                type = header[0]
+                left = header[1...].reduce(0) { $0 << 8 | Int($1) } - 4
+                header.removeAll(keepingCapacity: true)
+                if left <= 0 {
+                    left = 0
+                    if type == UInt8(ascii: "Z") { ended += 1 }
+                }
+            }
+            return ended
         }
     }
 }
