@@ -174,7 +174,7 @@ extension PostgresStore {
         let (users, apps) = (source.users, source.apps)
         // The copy streams the source inline, so it is not watched (``watched(_:_:)``); a
         // connection already closed is not asked to start it.
-        guard !conn.isClosed else { throw StoreUnavailable("the connection to '\(location)' closed before the ingest was done") }
+        guard !conn.isClosed else { throw closedUnderIngest }
         try await conn.copyFrom(table: table, columns: columns, logger: logger) { writer in
             var buffer = ByteBuffer()
             buffer.reserveCapacity(1 << 20)
@@ -220,10 +220,13 @@ extension PostgresStore {
     /// otherwise leave the next statement unanswered, and the ingest waiting, without end.
     /// Not within a request's own body: a watch is one per connection at a time.
     func watched<R: Sendable>(_ conn: PostgresConnection, _ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
-        let location = location
-        return try await closeWatch.run(on: conn, grace: connectionWait, failure: {
-            StoreUnavailable("the connection to '\(location)' closed before the ingest was done")
-        }) { try await body(conn) }
+        let closed = closedUnderIngest
+        return try await closeWatch.run(on: conn, grace: connectionWait, failure: { closed }) { try await body(conn) }
+    }
+
+    /// What an ingest whose connection closed under it fails with.
+    private var closedUnderIngest: StoreUnavailable {
+        StoreUnavailable("the connection to '\(location)' closed before the ingest was done")
     }
 
     /// One row of COPY's text format: user, time, kind, app, value, occurrence, offset, form;

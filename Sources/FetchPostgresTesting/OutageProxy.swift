@@ -31,13 +31,10 @@ public final class OutageProxy: Sendable {
         let answered: @Sendable (Int) -> Void = { n in
             let cut = answersLeft.withLockedValue { left -> Bool in
                 guard let l = left else { return false }
-                left = l - n
-                return l - n <= 0
+                left = l - n > 0 ? l - n : nil
+                return left == nil
             }
-            if cut {
-                answersLeft.withLockedValue { $0 = nil }
-                for channel in open.withLockedValue({ $0 }) { channel.close(promise: nil) }
-            }
+            if cut { for channel in open.withLockedValue({ $0 }) { channel.close(promise: nil) } }
         }
         let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
