@@ -51,14 +51,7 @@ struct PostgresIngestOutageTests {
         case .failure(let error)?: #expect("\(error)".contains(store.location), "\(error)")
         }
         await store.close()
-        let direct = try await PostgresStore(url: db.url)
-        let count = try await direct.connection { conn in
-            var count = 0
-            for try await n in try await conn.query("SELECT count(*)::int FROM events", logger: direct.logger).decode(Int.self) { count = n }
-            return count
-        }
-        #expect(count == kept)
-        await direct.close()
+        #expect(try await Self.events(in: db) == kept)
         try await db.drop()
     }
 
@@ -92,19 +85,24 @@ struct PostgresIngestOutageTests {
                 #expect("\(error)".contains(store.location), "cut after answer \(answers): \(error)")
             }
             await store.close()
-            let direct = try await PostgresStore(url: db.url)
-            let count = try await direct.connection { conn in
-                var count = 0
-                for try await n in try await conn.query("SELECT count(*)::int FROM events", logger: direct.logger).decode(Int.self) { count = n }
-                return count
-            }
-            #expect(count == stored, "cut after answer \(answers)")
-            await direct.close()
+            #expect(try await Self.events(in: db) == stored, "cut after answer \(answers)")
             try await db.drop()
             guard case .failure? = outcome else { break }
             answers += 1
         }
         // Every statement of the ingest was met by a connection closed just before it.
         #expect(failed >= 10 && answers < 200, "\(failed) failed, \(answers) answers")
+    }
+
+    /// How many events `db` holds, read directly (not through the proxy).
+    static func events(in db: TestDatabase) async throws -> Int {
+        let direct = try await PostgresStore(url: db.url)
+        let count = try await direct.connection { conn in
+            var count = 0
+            for try await n in try await conn.query("SELECT count(*)::int FROM events", logger: direct.logger).decode(Int.self) { count = n }
+            return count
+        }
+        await direct.close()
+        return count
     }
 }
