@@ -6,16 +6,19 @@ import PostgresNIO
 /// The first ingest into a store with no events: the rows copied straight into `events`, with
 /// no staging table and no key, and the key built once after them.
 extension PostgresStore {
-    /// Whether the store holds no event yet. Then `user_versions` and `apps` (against new rows)
-    /// and `events` (against everything) stay locked to the end of the transaction, so that the
+    /// Whether the store holds no event yet. Then `user_versions` (against writes and row locks),
+    /// `apps` (against new rows) and `events` (against everything) stay locked to the end of the transaction, so that the
     /// ingest may number the users and apps itself and no instance writes meanwhile. A store
     /// with events is not locked.
     func lockEmptyStore(_ conn: PostgresConnection) async throws -> Bool {
         let empty = "SELECT CASE WHEN EXISTS (SELECT 1 FROM events) THEN 0 ELSE 1 END"
         guard try await count(conn, empty) == 1 else { return false }
-        // In the order a service's write takes them: its users' version rows, its app names,
-        // then its events.
-        try await statement(conn, "LOCK TABLE user_versions IN SHARE ROW EXCLUSIVE MODE")
+        // A service's write first locks its users' version rows (a row lock, which only an
+        // exclusive lock of the table holds off), then writes apps, events and, last, the version
+        // rows. Holding `user_versions` so, the load waits for a write under way to commit, and a
+        // write that comes after waits at its first statement, holding nothing the load needs:
+        // a lock that let it past (SHARE ROW EXCLUSIVE) met it later on `apps`, both waiting.
+        try await statement(conn, "LOCK TABLE user_versions IN EXCLUSIVE MODE")
         try await statement(conn, "LOCK TABLE apps IN SHARE ROW EXCLUSIVE MODE")
         try await statement(conn, "LOCK TABLE events IN ACCESS EXCLUSIVE MODE")
         return try await count(conn, empty) == 1  // an instance may have written before the locks
