@@ -113,11 +113,14 @@ let package = Package(
         // The loop an iPhone app runs around the service (examples/DeviceAgent): BGTaskScheduler
         // behind #if canImport(BackgroundTasks), the rest tested on Linux against a live server.
         .target(name: "DeviceAgent", dependencies: ["FetchClient"], path: "examples/DeviceAgent"),
+        // The few system calls Swift cannot make (a variadic `prctl`) or cannot make early enough
+        // (standard descriptors filled before the runtime opens its first file), in C.
+        .target(name: "CFetchShims"),
         // The command line, as a library so tests can drive it.
         .target(
             name: "FetchCLI",
             dependencies: [
-                "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
+                "CFetchShims", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -207,6 +207,50 @@ run(["ingest", sample, "--db", db])
 code, _, err, s = run(["next", "--db", db, "--user", "nobody", "--app", "y"])
 check(1, "next --user nobody", code == 1 and "no events of user 'nobody'" in err, s, err.strip()[:80])
 
+# Issue 64: outputs that fail loudly, inputs that are only read, one name for one person.
+def shell(command, limit=60):
+    """Runs a shell command line (for redirections) in a process group of its own."""
+    t = time.perf_counter()
+    p = subprocess.Popen(["/bin/sh", "-c", command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=limit)
+        code = p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL); p.communicate()
+        out, err, code = b"", b"", None
+    return code, out.decode(errors="replace"), err.decode(errors="replace"), time.perf_counter() - t
+
+
+for argv in (["bench", sample, "--policies", "none"], ["check", sample], ["predict", sample], ["generate", "--users", "3"],
+             ["bench", sample, "--policies", "none", "--shard", "0/2"]):
+    for redirect in ("> /dev/full", ">&-"):
+        code, _, err, s = shell(" ".join([args.bin] + argv) + " " + redirect)
+        check(64, f"{argv[0]} {redirect}", code == 1 and "cannot write standard output" in err, s, err.strip()[:80])
+log64 = os.path.join(work, "log64.csv")
+open(log64, "w").write(open(sample).read())
+os.link(log64, os.path.join(work, "hard64.csv"))
+before = open(log64).read()
+for argv in (["replay", log64, "--policy", "none", "--trace", log64], ["bench", log64, "--report", os.path.join(work, "hard64.csv")],
+             ["predict", log64, "--report", log64], ["import", "--from", "usagestats", "--user", "a", "--utc-offset", "+00:00", log64, "--out", log64]):
+    code, _, err, s = run(argv)
+    check(64, f"{argv[0]}: output over its input", code == 1 and "refusing to write over" in err and open(log64).read() == before, s,
+          err.strip()[:80])
+for argv in (["replay", "--policy", "none"], ["bench"], ["next", "--user", "u", "--app", "a"]):
+    typo = os.path.join(work, "typo64.sqlite")
+    code, _, err, s = run(argv + ["--db", typo])
+    check(64, f"{argv[0]} --db <missing store>", code == 1 and "does not exist" in err and not os.path.exists(typo), s, err.strip()[:80])
+for name, message in (("appm:17", "is not a value of appm:<k>"), ("adaptive:0x1p-3", "is not a value of adaptive:<x>")):
+    code, _, err, s = run(["bench", sample, "--policies", name])
+    check(64, f"bench --policies {name}", code == 1 and message in err, s, err.strip()[:80])
+decomposed = os.path.join(work, "nfd.csv")
+open(decomposed, "w").write("timestamp,user,app,event,value\n2025-01-06T08:00:00+01:00,jose\u0301,com.a,open,\n")
+code, _, err, s = run(["check", decomposed])
+check(64, "check: a decomposed (NFD) user name", code == 1 and "NFC" in err, s, err.strip()[:80])
+grandchild = os.path.join(work, "grandchild.pid")
+name, _ = policy("setsid", f"setsid sh -c 'echo $$ > {grandchild}; exec sleep 300' &\nexec python3 {os.path.join(root, 'examples/policies/hourly.py')}")
+code, _, err, s = run(["replay", sample, "--policy", name, "--quiet"])
+check(64, "exec: a grandchild that calls setsid", code == 0 and not alive(int(open(grandchild).read())), s, f"exit {code} {err.strip()[:60]}")
+
 print("| case | what | result | s | detail |\n|---|---|---|---:|---|")
 for r in rows:
     print("| " + " | ".join(str(x) for x in r) + " |")

@@ -196,6 +196,32 @@ for c in half:
 waited = time.perf_counter() - t
 check(10, "1,500 half-sent requests closed by the 2 s read timeout", closed == 1500, None, f"{closed} closed in {waited:.1f} s")
 
+# Issue 64: one name in one form; a body trickled in is cut off within three read timeouts.
+expect(64, "GET a plan of user-0001 decomposed-e (jose%CC%81 form)", "GET", "/v1/users/user-0001e%CC%81/budget", want_field="user")
+expect(64, "event for a decomposed (NFD) user in a body", "POST", "/v1/events",
+       {"events": [{"id": "nfd", "user": "jose\u0301", "timestamp": "2025-01-07T12:00:00Z", "event": "open", "app": "x"}]},
+       want_field="events[0].user")
+s = socket.create_connection(("127.0.0.1", args.port))
+s.sendall(b"POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer token-a-0123456789abcdef\r\nContent-Length: 1000\r\n\r\n")
+t = time.perf_counter()
+trickled, cut = 0, False
+while time.perf_counter() - t < 20:
+    try:
+        s.sendall(b"x")
+        trickled += 1
+        s.settimeout(0.5)
+        if s.recv(10) == b"":
+            cut = True
+            break
+    except socket.timeout:
+        continue
+    except OSError:
+        cut = True
+        break
+s.close()
+check(64, "a body trickled a byte every 0.5 s is cut off (2 s read timeout: at 6 s)", cut and time.perf_counter() - t < 10,
+      (time.perf_counter() - t) * 1000, f"{trickled} bytes sent")
+
 # Case 6: plans for many distinct users; memory stays bounded by the live-state cap.
 apps = ["com.example.news", "com.example.chat", "com.example.social", "com.example.mail", "com.example.weather",
         "com.example.transit"][:args.apps]

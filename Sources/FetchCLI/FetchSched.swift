@@ -24,6 +24,7 @@ extension FetchSched {
     /// cooperative pool: a replay of a PostgreSQL store blocks its thread on each read
     /// (`Blocking`) while the read runs on the pool, which may have a single thread.
     public static func start() async {
+        StandardStreams.holdStandardDescriptors()
         do {
             let command = try parseAsRoot()
             if var async = command as? any AsyncParsableCommand {
@@ -31,6 +32,7 @@ extension FetchSched {
             } else {
                 try await onThreadOfItsOwn(command)
             }
+            try StandardStreams.finish()
         } catch {
             exit(withError: error)
         }

@@ -15,6 +15,9 @@ struct InputOptions: ParsableArguments {
     @Flag(help: "Skip malformed rows and report how many, by reason, instead of stopping.")
     var skipInvalid = false
 
+    /// The files the run reads: the logs, or a SQLite store.
+    var files: [String] { db.map { StoreLocation.isPostgres($0) ? [] : [$0] } ?? logs }
+
     func validate() throws {
         if logs.isEmpty && db == nil { throw ValidationError("give log files, or --db with a store made by 'fetchsched ingest'") }
         if !logs.isEmpty && db != nil { throw ValidationError("give log files or --db, not both") }
@@ -141,11 +144,18 @@ struct CLIError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A piece of a command's output on standard output, as `print` writes it, with no line break of its own.
-func standardOutput(_ text: String) {
-    print(text, terminator: "")
+/// A piece of a command's output on standard output, with no line break of its own; a failed
+/// write throws (``StandardStreams``).
+func standardOutput(_ text: String) throws {
+    try StandardStreams.write(text)
 }
 
+/// A line on standard error.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    StandardStreams.error(text)
+}
+
+/// A line of a command's output on standard output; a failed write throws.
+func printLine(_ text: String) throws {
+    try StandardStreams.write(text + "\n")
 }

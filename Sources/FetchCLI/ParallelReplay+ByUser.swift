@@ -11,7 +11,7 @@ extension ParallelReplay {
     /// of its own (``UserRowFile``) until the report reads it back: memory grows with the
     /// largest user, not with the population. The reports are the same bytes as a replay in
     /// time order (users share nothing but integer tallies, merged as ``run(_:progress:)``'s).
-    func runByUser<S: UsageEventSource>(_ source: inout S, directory: String = NSTemporaryDirectory(),
+    func runByUser<S: UsageEventSource>(_ source: inout S, directory: String = TemporaryFile.directory,
                                         progress: (_ events: Int, _ users: Int, _ done: Double?) -> Void) throws -> [ReplayResult] {
         let partition = try UserPartition(directory: directory)
         var count = 0

@@ -1,3 +1,4 @@
+import CFetchShims
 import FetchStorage
 import Foundation
 import Synchronization
@@ -31,6 +32,9 @@ final class RunStop: Sendable {
     /// handlers installed, and records the group.
     func whileStarting(_ start: () -> pid_t) -> pid_t {
         signal(SIGPIPE, SIG_IGN)  // a policy that exits early must not kill the run
+        // A grandchild that leaves the group (`setsid`, a daemon's double fork) is handed to this
+        // run when its parent ends, not to init: ``endOrphans()`` can then end it.
+        _ = fetch_shims_become_subreaper()
         installHandlers()
         return groups.withLock { set in
             let pid = start()
@@ -41,6 +45,41 @@ final class RunStop: Sendable {
 
     func remove(_ pid: pid_t) {
         _ = groups.withLock { $0.remove(pid) }
+    }
+
+    /// Kills and reaps every child of this run that is not a live policy's group leader: the
+    /// processes policies left behind outside their groups, handed to this run as their
+    /// subreaper. Repeated while new ones arrive (a killed orphan's own children come next),
+    /// for at most `ms`.
+    func endOrphans(ms: Int = 5000) {
+        groups.withLock { Self.endOrphans(except: $0, ms: ms) }
+    }
+
+    private static func endOrphans(except leaders: Set<pid_t>, ms: Int) {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(ms) * 1_000_000
+        let me = "\(getpid())"
+        repeat {
+            let orphans = processes().filter { $0.parent == me }.compactMap { pid_t($0.pid) }.filter { !leaders.contains($0) }
+            if orphans.isEmpty { return }
+            for pid in orphans {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, WNOHANG)
+            }
+            usleep(1000)
+        } while DispatchTime.now().uptimeNanoseconds < deadline
+    }
+
+    /// Each process /proc lists: its pid, state, parent and group (none where there is no /proc).
+    private static func processes() -> [(pid: Substring, state: Substring, parent: Substring, group: Substring)] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return names.filter { $0.first?.isNumber == true }.compactMap { name in
+            guard let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // After the name: state, parent, group.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 ? (Substring(name), fields[0], fields[1], fields[2]) : nil
+        }
     }
 
     /// Records `path`, an output's temporary file, to be removed should the run be stopped
@@ -92,6 +131,7 @@ final class RunStop: Sendable {
             // SIGKILL lands when a process is next scheduled, which on a busy machine can be
             // after the run has exited: wait (bounded) for each whole group to be gone first.
             for pid in set { Self.awaitGroupGone(pid, ms: 5000) }
+            Self.endOrphans(except: [], ms: 5000)
         }
         partials.withLock { paths in for path in paths { unlink(path) } }
         _exit(128 + sig)
@@ -116,15 +156,7 @@ final class RunStop: Sendable {
     /// Whether a process of group `group` other than a zombie is listed in /proc (false where
     /// there is no /proc).
     private static func groupRuns(_ group: pid_t) -> Bool {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return false }
-        for name in names where name.first?.isNumber == true {
-            guard let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            // After the name: state, parent, group.
-            if fields.count > 2, fields[2] == "\(group)", fields[0] != "Z", fields[0] != "X" { return true }
-        }
-        return false
+        processes().contains { $0.group == "\(group)" && $0.state != "Z" && $0.state != "X" }
     }
 }
 

@@ -143,7 +143,7 @@ struct TappedSource<S: UsageEventSource>: UsageEventSource {
 func parsePolicies(_ text: String, run: RunOptions) throws -> [any FetchPolicy] {
     try text.split(separator: ",").map { name in
         guard let p = try PolicySpec.parse(String(name), launch: { try ProcessPeer(command: $0, timeoutSeconds: run.execTimeout) }) else {
-            throw CLIError("unknown policy '\(name)' (known: \(PolicySpec.known.joined(separator: ", ")))")
+            throw CLIError(PolicySpec.problem(with: String(name)))
         }
         return p
     }

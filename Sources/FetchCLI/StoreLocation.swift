@@ -15,7 +15,7 @@ enum StoreLocation {
     static func open(_ db: String, writer: Bool = false) async throws -> any ServiceStore {
         do {
             if isPostgres(db) { return try await PostgresStore(url: db) }
-            return try SQLiteStore(path: db, writer: writer)
+            return try SQLiteStore(path: db, writer: writer, existing: !writer)
         } catch let e as InputError {
             throw CLIError(e.description)
         }
@@ -25,7 +25,7 @@ enum StoreLocation {
     static func openBlocking(_ db: String) throws -> any ServiceStore {
         do {
             if isPostgres(db) { return try PostgresStore.open(url: db) }
-            return try SQLiteStore(path: db)
+            return try SQLiteStore(path: db, existing: true)
         } catch let e as InputError {
             throw CLIError(e.description)
         }

@@ -24,6 +24,13 @@ final class TemporaryFile: @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// Where temporary files go: `TMPDIR` when it is set and not empty, else `/tmp`. (Foundation's
+    /// `NSTemporaryDirectory()` gives `/` for an empty `TMPDIR`.)
+    static var directory: String {
+        guard let dir = ProcessInfo.processInfo.environment["TMPDIR"], !dir.isEmpty else { return "/tmp/" }
+        return dir.hasSuffix("/") ? dir : dir + "/"
+    }
+
     /// Why `user` (`--by-user`, `merge`) cannot go on: `what` failed in `directory` (with
     /// `errno`'s reason).
     static func failure(_ what: String, in directory: String, for user: String = "--by-user") -> CLIError {

@@ -30,7 +30,7 @@ final class UserPartition: @unchecked Sendable {
 
     var buckets: Int { files.count }
 
-    init(directory: String = NSTemporaryDirectory(), buckets: Int = UserPartition.defaultBuckets) throws {
+    init(directory: String = TemporaryFile.directory, buckets: Int = UserPartition.defaultBuckets) throws {
         // Events go to disk as their bytes: a layout with no references, the same for the whole run.
         precondition(_isPOD(UsageEvent.self))
         self.directory = directory

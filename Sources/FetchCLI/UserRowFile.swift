@@ -34,7 +34,7 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
     /// Bytes of encoded rows held before they are written.
     static let bufferBytes = 1 << 16
 
-    init(directory: String = NSTemporaryDirectory(), for user: String = "--by-user") throws {
+    init(directory: String = TemporaryFile.directory, for user: String = "--by-user") throws {
         self.directory = directory
         self.user = user
         guard let file = TemporaryFile(directory: directory, prefix: "fetchsched-rows") else {

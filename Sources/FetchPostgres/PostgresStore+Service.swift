@@ -13,13 +13,16 @@ extension PostgresStore {
     /// groups queue instead of deadlocking.
     public func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>] {
         do {
-            return try await retrying { [self] conn in try await appendAtOnce(batches, conn).map { .success($0) } }
+            // In a transaction of its own rather than as a statement that commits itself: a
+            // database that stops answering is given up on within the wait, and a transaction
+            // never committed is never stored (``withinDeadline(_:_:)``).
+            return try await transaction(bounded: true) { [self] conn in try await appendAtOnce(batches, conn).map { .success($0) } }
         } catch let refused as AtOnceRefused {
             // A batch alone is all or nothing as it is: nothing of the call was kept, it failed.
             if batches.count == 1 { return [.failure(Self.notStored(refused.cause))] }
         }
         let users = Set(batches.flatMap { $0.map(\.user) }).sorted()
-        return try await transaction { [self] conn in
+        return try await transaction(bounded: true) { [self] conn in
             try await lockVersions(users, conn)
             var results: [Result<AppendOutcome, any Error>] = []
             for events in batches {
@@ -122,7 +125,7 @@ extension PostgresStore {
 
     /// Stores a reported fetch; nil when the same (user, app, start) was stored before.
     public func record(_ f: FetchReport, user: String, app: String) async throws -> VersionStep? {
-        try await transaction { [self] conn in
+        try await transaction(bounded: true) { [self] conn in
             try await lockVersions([user], conn)
             let rows = try await conn.query("""
                 INSERT INTO fetch_results (user_name, app, start, utc_offset, duration, bytes, network, result)
@@ -136,7 +139,7 @@ extension PostgresStore {
 
     /// Sets the fetch interval of `app` for `user`.
     public func setInterval(_ interval: FetchInterval, user: String, app: String) async throws {
-        try await transaction { [self] conn in
+        try await transaction(bounded: true) { [self] conn in
             try await lockVersions([user], conn)
             try await conn.query("""
                 INSERT INTO intervals (user_name, app, fetch_interval) VALUES (\(user), \(app), \(interval.description))
@@ -149,7 +152,7 @@ extension PostgresStore {
     /// Forgets everything stored about `user`, in one transaction; returns the events removed.
     /// App names that only this user used go too.
     public func deleteUser(_ user: String) async throws -> Int {
-        try await transaction { [self] conn in
+        try await transaction(bounded: true) { [self] conn in
             // Waits for a write about the user under way elsewhere, so that what it adds is
             // deleted too (each statement below sees it committed): the insert for a first write
             // of the user, the delete of the version row for any write holding it, a service's

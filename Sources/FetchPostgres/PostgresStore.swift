@@ -134,17 +134,23 @@ public final class PostgresStore: ServiceStore {
 
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back
     /// when it throws. Retried (from the start) on a conflict with another writer
-    /// (``isRetryable(_:)``), a few times at most.
-    func transaction<R: Sendable>(readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
-        try await retrying { [logger] conn in
-            try await conn.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
-            do {
-                let value = try await body(conn)
-                try await conn.query("COMMIT", logger: logger)
-                return value
-            } catch {
-                await Self.rollBack(conn, logger: logger)
-                throw error
+    /// (``isRetryable(_:)``), a few times at most. A `bounded` one (a request's write) fails
+    /// within ``connectionWait`` when the database stops answering, with nothing stored then or
+    /// later (``withinDeadline(_:_:)``); migrations and the models' writes take as long as they take.
+    func transaction<R: Sendable>(readOnly: Bool = false, bounded: Bool = false,
+                                  _ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
+        try await retrying { [self, logger] conn in
+            try await withinDeadline(conn, bounded ? connectionWait : nil) { commitSent in
+                try await conn.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
+                do {
+                    let value = try await body(conn)
+                    commitSent.withLockedValue { $0 = true }
+                    try await conn.query("COMMIT", logger: logger)
+                    return value
+                } catch {
+                    await Self.rollBack(conn, logger: logger)
+                    throw error
+                }
             }
         }
     }

@@ -45,15 +45,27 @@ public struct PostgresURL: Sendable {
     /// The URL with its password replaced, for messages and reports.
     public var redacted: String { "postgres://\(user)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)" }
 
-    /// `text` with whatever stands between the user's colon and the last `@` replaced by `***`.
+    /// `text` with whatever stands between the user's colon and the last `@` replaced by `***`,
+    /// and the value of every query parameter but `sslmode` too (`?password=…` is refused, and
+    /// the message refusing it must not print it).
     ///
     /// By hand, not through `URLComponents`: a password holding `#`, `/` or `?` is exactly what
     /// does not parse, and the message saying so must not print it.
     static func redact(_ text: String) -> String {
         guard let scheme = text.range(of: "://"), let at = text.range(of: "@", options: .backwards),
               at.lowerBound > scheme.upperBound,
-              let colon = text[scheme.upperBound..<at.lowerBound].firstIndex(of: ":") else { return text }
-        return String(text[..<text.index(after: colon)]) + "***" + String(text[at.lowerBound...])
+              let colon = text[scheme.upperBound..<at.lowerBound].firstIndex(of: ":") else { return redactQuery(text) }
+        return String(text[..<text.index(after: colon)]) + "***" + redactQuery(String(text[at.lowerBound...]))
+    }
+
+    /// `text` with the value of each query parameter other than `sslmode` replaced by `***`.
+    private static func redactQuery(_ text: String) -> String {
+        guard let question = text.firstIndex(of: "?") else { return text }
+        let items = text[text.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { item in
+            guard let equals = item.firstIndex(of: "="), item[..<equals] != "sslmode" else { return String(item) }
+            return String(item[...equals]) + "***"
+        }
+        return String(text[...question]) + items.joined(separator: "&")
     }
 
     /// The same server and credentials for one connection of its own (``PostgresStore``'s probe).

@@ -25,6 +25,9 @@ final class VersionWatcher: Sendable {
         /// Tokens heard before their waiter was registered, and tokens given up on before it was.
         var early: Set<Int> = []
         var expired: Set<Int> = []
+        /// Every token up to this one was given before the listener was last lost: its answer
+        /// will never come, and a waiter that registers late is answered at once.
+        var forgotten = 0
     }
 
     private let state = Mutex(State())
@@ -66,6 +69,7 @@ final class VersionWatcher: Sendable {
                     }
                     let waiters = state.withLock { s in
                         s.listening = false
+                        s.forgotten = s.lastToken
                         defer { s.waiting = [:]; s.early = []; s.expired = [] }
                         return s.waiting.values
                     }
@@ -120,7 +124,9 @@ final class VersionWatcher: Sendable {
                 return await withCheckedContinuation { c in
                     let now = state.withLock { s -> Bool? in
                         if s.early.remove(token) != nil { return true }
-                        if s.expired.remove(token) != nil { return false }
+                        // Given up on, or asked before the listener was lost (and its record of
+                        // waiters cleared): no one else would ever answer this waiter.
+                        if s.expired.remove(token) != nil || token <= s.forgotten { return false }
                         s.waiting[token] = c
                         return nil
                     }

@@ -13,18 +13,44 @@ public final class OutageProxy: Sendable {
     private let open: NIOLockedValueBox<[any Channel]>
     /// The server's answers still to pass before the outage, once armed (``outage(afterAnswers:)``).
     private let answersLeft: NIOLockedValueBox<Int?>
+    /// Whether the proxy passes nothing on (``freeze()``), new connections included.
+    private let frozen: NIOLockedValueBox<Bool>
 
-    private init(port: Int, listener: any Channel, open: NIOLockedValueBox<[any Channel]>, answersLeft: NIOLockedValueBox<Int?>) {
+    private init(port: Int, listener: any Channel, open: NIOLockedValueBox<[any Channel]>, answersLeft: NIOLockedValueBox<Int?>,
+                 frozen: NIOLockedValueBox<Bool>) {
         self.port = port
         self.listener = listener
         self.open = open
         self.answersLeft = answersLeft
+        self.frozen = frozen
     }
+
+    /// Passes nothing on, either way, from now until ``thaw()``: as a database whose processes
+    /// are all stopped, or a network that drops every packet without a word. What the client
+    /// sends meanwhile waits in the socket, and reaches the server after the thaw, with the
+    /// client's close (if it closed) after it.
+    public func freeze() async {
+        frozen.withLockedValue { $0 = true }
+        for channel in open.withLockedValue({ $0 }) { try? await channel.setOption(ChannelOptions.autoRead, value: false).get() }
+    }
+
+    /// Passes everything on again, what waited first.
+    public func thaw() async {
+        frozen.withLockedValue { $0 = false }
+        for channel in open.withLockedValue({ $0 }) {
+            try? await channel.setOption(ChannelOptions.autoRead, value: true).get()
+            channel.read()
+        }
+    }
+
+    /// How many connections through the proxy are still open (each counts its two sides).
+    public var openChannels: Int { open.withLockedValue { $0.filter(\.isActive).count } }
 
     /// A proxy to `host`:`port`, listening on a free port of 127.0.0.1.
     public static func start(to host: String, port: Int) async throws -> OutageProxy {
         let open = NIOLockedValueBox<[any Channel]>([])
         let answersLeft = NIOLockedValueBox<Int?>(nil)
+        let frozen = NIOLockedValueBox(false)
         let group = MultiThreadedEventLoopGroup.singleton
         // The server's side counts its answers: the last one armed ends every connection once
         // it has been handed on.
@@ -42,11 +68,14 @@ public final class OutageProxy: Sendable {
                 ClientBootstrap(group: inbound.eventLoop).connect(host: host, port: port).flatMap { outbound in
                     open.withLockedValue { $0 += [inbound, outbound] }
                     let (a, b) = Glue.pair(answered: answered)
-                    return inbound.pipeline.addHandler(a).and(outbound.pipeline.addHandler(b)).map { _ in }
+                    let added = inbound.pipeline.addHandler(a).and(outbound.pipeline.addHandler(b)).map { _ in }
+                    guard frozen.withLockedValue({ $0 }) else { return added }
+                    return added.flatMap { inbound.setOption(ChannelOptions.autoRead, value: false) }
+                        .flatMap { outbound.setOption(ChannelOptions.autoRead, value: false) }
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        return OutageProxy(port: listener.localAddress!.port!, listener: listener, open: open, answersLeft: answersLeft)
+        return OutageProxy(port: listener.localAddress!.port!, listener: listener, open: open, answersLeft: answersLeft, frozen: frozen)
     }
 
     /// Ends every connection through the proxy (as ``outage()`` does, the listener left open)

@@ -1,5 +1,6 @@
 import FetchCore
 import FetchStorage
+import Foundation
 import GRDB
 import Synchronization
 
@@ -22,9 +23,13 @@ public final class SQLiteStore: ServiceStore {
     let writerLock: WriterLock?
 
     /// Opens (or makes) the store at `path`. `writer` claims it for this process alone
-    /// (``WriterLock``): the service and `ingest` do; readers do not.
-    public init(path: String, writer: Bool = false) throws {
+    /// (``WriterLock``): the service and `ingest` do; readers do not. `existing` refuses a path
+    /// where no file is: a reader's typo must not make an empty store and report on it.
+    public init(path: String, writer: Bool = false, existing: Bool = false) throws {
         self.path = path
+        if existing && !FileManager.default.fileExists(atPath: path) {
+            throw InputError("the store '\(InputBounds.printable(path))' does not exist (a store is made by 'fetchsched ingest' or 'fetchsched serve')")
+        }
         writerLock = writer ? try WriterLock(storePath: path) : nil
         do {
             var config = Configuration()

@@ -57,7 +57,28 @@ enum Fetchsched {
     /// ``run(_:limit:environment:)`` waiting on the caller's thread: only for a static
     /// initializer, which cannot wait asynchronously. Output goes to files, not pipes, so a
     /// child the run leaves behind cannot hold the test open.
-    static func runBlocking(_ args: [String], limit: Double = 300, environment: [String: String] = [:]) throws -> Result {
+    /// Runs a shell script (`/bin/sh -c`), as ``run(_:limit:environment:)`` runs the binary.
+    static func shell(_ script: String, limit: Double = 300) async throws -> Result {
+        await slots.acquire()
+        let outcome = await withCheckedContinuation { (done: CheckedContinuation<Swift.Result<Result, any Error>, Never>) in
+            Thread { done.resume(returning: Swift.Result { try shellBlocking(script, limit: limit) }) }.start()
+        }
+        await slots.release()
+        return try outcome.get()
+    }
+
+    /// ``shell(_:limit:)`` waiting on the caller's thread.
+    static func shellBlocking(_ script: String, limit: Double = 300) throws -> Result {
+        try runBlocking(["-c", script], limit: limit, executable: URL(fileURLWithPath: "/bin/sh"))
+    }
+
+    /// A Python script (`python3 -c`), waiting on the caller's thread.
+    static func python(_ script: String, limit: Double = 60) throws -> Result {
+        try runBlocking(["-c", script], limit: limit, executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["python3"])
+    }
+
+    static func runBlocking(_ args: [String], limit: Double = 300, environment: [String: String] = [:],
+                            executable: URL = binary, prefix: [String] = []) throws -> Result {
         let dir = temp()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let outPath = dir + "/out", errPath = dir + "/err"
@@ -66,8 +87,8 @@ enum Fetchsched {
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         let p = Process()
-        p.executableURL = binary
-        p.arguments = args
+        p.executableURL = executable
+        p.arguments = prefix + args
         if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         p.standardOutput = out
         p.standardError = err

@@ -46,8 +46,8 @@ struct KnowledgeCImportTests {
 
     /// A database written by anyone: each wrong value is named by its record, nothing traps.
     @Test(arguments: [
-        ("ZSTARTDATE", "'yesterday'", "ZSTARTDATE nan is not a date"),
-        ("ZSTARTDATE", "NULL", "ZSTARTDATE nan is not a date"),
+        ("ZSTARTDATE", "'yesterday'", "ZSTARTDATE is text, not a number"),
+        ("ZSTARTDATE", "NULL", "ZSTARTDATE is NULL, not a number"),
         ("ZSTARTDATE", "1e300", "is not a date between 1970 and 2100"),
         ("ZSECONDSFROMGMT", "999999", "ZSECONDSFROMGMT 999999 is beyond"),
         ("ZVALUEINTEGER", "7", "is not 0 or 1"),

@@ -1,5 +1,6 @@
 import FetchAPI
 import FetchCore
+import FetchSQLite
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 /// Each must return or throw its own error for any bytes: a trap, an overflow or a hang is a
 /// finding.
 enum FuzzTarget: String, CaseIterable {
-    case csv, jsonl, timestamp, duration, scenario, request, usagestats, aware, shard, dumpdate, knowledgec
+    case csv, jsonl, timestamp, duration, scenario, request, usagestats, aware, shard, dumpdate, knowledgec, knowledgecdb
 
     static let selected: FuzzTarget = {
         guard let name = getenv("FETCH_FUZZ_TARGET").map({ String(cString: $0) }), let t = FuzzTarget(rawValue: name) else {
@@ -52,11 +53,15 @@ enum FuzzTarget: String, CaseIterable {
         case .request:
             Self.request(Data(bytes))
         case .usagestats:
-            // The input's first byte picks the date order (none, or each of `--date-order`'s).
+            // The input's first byte picks the date order (none, or each of `--date-order`'s), and
+            // its high bit a zone whose offset moves every few hours (gaps and repeated hours
+            // everywhere) instead of a fixed one.
             let orders: [DumpDate.Order?] = [nil] + DumpDate.Order.allCases.map { $0 }
             let order = orders[Int(bytes.first ?? 0) % orders.count]
+            let moving = UTCOffsetRule(name: "fuzz/moving") { millis in LocalTime.floorDiv(millis, 5 * Millis.hour) % 2 == 0 ? 60 : 120 }
+            let offset = (bytes.first ?? 0) & 0x80 == 0 ? UTCOffsetRule.fixed(minutes: 60) : moving
             Self.importLines(bytes, header: false) {
-                try UsageStatsReader(user: "fuzz", offset: .fixed(minutes: 60), dateOrder: order)
+                try UsageStatsReader(user: "fuzz", offset: offset, dateOrder: order)
             } read: { r, line, log in
                 try r.read(line, into: &log)
             }
@@ -64,6 +69,8 @@ enum FuzzTarget: String, CaseIterable {
             Self.dumpDate(String(decoding: bytes, as: UTF8.self))
         case .knowledgec:
             Self.knowledgeRecords(bytes)
+        case .knowledgecdb:
+            Self.knowledgeDatabase(bytes)
         case .aware:
             // The first line is the table's header; the zone lookup knows one zone, as a fixed offset.
             Self.importLines(bytes, header: true) {
@@ -135,8 +142,10 @@ enum FuzzTarget: String, CaseIterable {
             let offset = Int(Int16(truncatingIfNeeded: number.bitPattern & 0xFFFF)) * 4
             let name = String(decoding: bytes[min(at, bytes.count)..<min(at + 7, bytes.count)], as: UTF8.self)
             at += 7
-            records.append(KnowledgeRecord(key: key, stream: stream, start: start, end: end, secondsFromGMT: offset, string: name,
-                                           number: number))
+            // A record without a key, or one the reader found a value of the wrong kind in.
+            let flags = number.bitPattern >> 60
+            records.append(KnowledgeRecord(key: flags == 1 ? nil : key, stream: stream, start: start, end: end, secondsFromGMT: offset,
+                                           string: name, number: number, invalid: flags == 2 ? "ZSTARTDATE is text, not a number" : nil))
         }
         records.sort { ($0.start.isNaN ? -.infinity : $0.start, $0.key) < ($1.start.isNaN ? -.infinity : $1.start, $1.key) }
         var log = ImportedLog(), problems = 0
@@ -149,6 +158,22 @@ enum FuzzTarget: String, CaseIterable {
     }
 
     /// Every request body the API decodes, and the query fields, as the server reads them.
+    /// The bytes as a knowledgeC.db, read as `import --from knowledgec` reads one: whatever they
+    /// hold, the read ends with rows in range or an error, and leaves nothing beside the file.
+    static func knowledgeDatabase(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let dir = NSTemporaryDirectory() + "fetch-fuzz-knowledgec-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/knowledgeC.db"
+        precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        var log = ImportedLog(), problems = 0
+        try? KnowledgeCSource.read(path: path, directory: dir, user: "fuzz", limit: 10_000, into: &log) { _, _ in problems += 1 }
+        for row in log.rows {
+            precondition(InputBounds.timestamps.contains(row.millis) && abs(row.offsetMinutes) <= 18 * 60)
+        }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        precondition(left == ["knowledgeC.db"], "left beside the database: \(left)")
+    }
+
     static func request(_ data: Data) {
         if let batch = try? RequestDecoding.decode(API.EventBatch.self, from: data),
            let events = try? batch.validated(maxEvents: 5_000) {

@@ -37,6 +37,7 @@ struct BenchCommand: ParsableCommand {
     var day: String?
 
     func run() throws {
+        try AtomicFile.refuse(outputs: [report], over: input.files + [runOptions.scenarioOptions.scenario])
         var list = try parsePolicies(policies, run: runOptions)
         if frontier {
             let scenario = try runOptions.scenarioOptions.loadScenario()

@@ -36,10 +36,10 @@ struct CheckCommand: ParsableCommand {
             throw CLIError(e.description)
         }
         let events = counts.reduce(0, +)
-        print("\(events) events, \(source.users.count) users, \(source.apps.count) apps")
+        try printLine("\(events) events, \(source.users.count) users, \(source.apps.count) apps")
         if events > 0 {
-            print("from \(LocalTime.isoText(first, offsetMinutes: 0)) to \(LocalTime.isoText(last, offsetMinutes: 0))")
-            print(EventKind.allCases.filter { counts[Int($0.rawValue)] > 0 }.map { "\($0.logName) \(counts[Int($0.rawValue)])" }.joined(separator: ", "))
+            try printLine("from \(LocalTime.isoText(first, offsetMinutes: 0)) to \(LocalTime.isoText(last, offsetMinutes: 0))")
+            try printLine(EventKind.allCases.filter { counts[Int($0.rawValue)] > 0 }.map { "\($0.logName) \(counts[Int($0.rawValue)])" }.joined(separator: ", "))
         }
         if let summary = source.skippedSummary { print("skipped invalid rows: \(summary)") }
         if timing {

@@ -35,12 +35,12 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         var log = SyntheticLog(users: users, days: days, seed: seed, pushes: pushes, location: location)
         let file = try out.map { try AtomicFile(path: $0) }
-        let write: (String) -> Void = { text in if let file { file.write(text) } else { print(text, terminator: "") } }
-        write(CSVLineParser.header + "\n")
+        let write: (String) throws -> Void = { text in if let file { file.write(text) } else { try standardOutput(text) } }
+        try write(CSVLineParser.header + "\n")
         for d in 0..<days {
             var chunk = ""
             for e in log.events(day: d) { chunk += e.csvLine; chunk += "\n" }
-            write(chunk)
+            try write(chunk)
         }
         try file?.commit()
     }

@@ -71,6 +71,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        try AtomicFile.refuse(outputs: [out], over: files)
         let offset = try offsetRule()
         var log = ImportedLog()
         var skipped: [String: Int] = [:]
@@ -84,9 +85,7 @@ struct ImportCommand: ParsableCommand {
                 }
                 skipped[problem.reason, default: 0] += 1
             }
-            try Self.lines(of: path, skipping: skipInvalid, { line, number in
-                do { try body(line, &log) } catch let problem as ImportProblem { try handle(problem, number) }
-            }, problem: handle)
+            try Self.lines(of: path, skipping: skipInvalid, { line in try body(line, &log) }, problem: handle)
         }
         switch from {
         case .usagestats:
@@ -124,17 +123,19 @@ struct ImportCommand: ParsableCommand {
         let name = try wrap { () throws(ImportProblem) in try KnowledgeRecord.checkUser(user ?? "") }
         for path in files {
             log.beginSection()
-            let records: [KnowledgeRecord]
-            do { records = try KnowledgeCSource.records(path: path) } catch let p as ImportProblem {
-                throw CLIError("\(p.message) (nothing was written; try --from usagestats or aware if it is not an iPhone's)")
-            } catch { throw CLIError("\(path): \(error) (nothing was written)") }
-            try KnowledgeRecord.rows(records, user: name, into: &log) { problem, record in
-                guard skipInvalid else {
-                    throw CLIError("\(path): ZOBJECT Z_PK=\(record.key): \(problem.message) "
-                                   + "(nothing was written; use --skip-invalid to count and skip such rows)")
+            do {
+                try KnowledgeCSource.read(path: path, directory: TemporaryFile.directory, user: name, into: &log) { problem, record in
+                    guard skipInvalid else {
+                        throw CLIError("\(path): ZOBJECT \(record.label): \(problem.message) "
+                                       + "(nothing was written; use --skip-invalid to count and skip such rows)")
+                    }
+                    skipped[problem.reason, default: 0] += 1
                 }
-                skipped[problem.reason, default: 0] += 1
-            }
+            } catch let p as ImportProblem {
+                throw CLIError("\(p.message) (nothing was written; try --from usagestats or aware if it is not an iPhone's)")
+            } catch let e as CLIError {
+                throw e
+            } catch { throw CLIError("\(path): \(error) (nothing was written)") }
         }
     }
 
@@ -160,7 +161,9 @@ struct ImportCommand: ParsableCommand {
 
     func offsetRule() throws -> UTCOffsetRule? {
         if let text = utcOffset {
-            guard let minutes = UTCOffsetRule.parseOffset(text) else { throw CLIError("--utc-offset '\(text)' is not an offset such as +01:00 or -05:30") }
+            // `Z` is a time's mark of UTC, not an offset one gives: +00:00 says the same plainly.
+            guard text != "Z" else { throw CLIError("--utc-offset 'Z' is not an offset such as +01:00 or -05:30 (for UTC, give +00:00)") }
+            guard let minutes = UTCOffsetRule.parseOffset(text) else { throw CLIError("--utc-offset '\(InputBounds.printable(text))' is not an offset such as +01:00 or -05:30") }
             return .fixed(minutes: minutes)
         }
         if let name = timeZone {
@@ -200,9 +203,12 @@ struct ImportCommand: ParsableCommand {
     }
 
     /// Each line of a file as UTF-8 text with its number. A line too long, not UTF-8, or cut off
-    /// (the file ends in it, with no newline) is a problem of that line: `problem` decides whether
-    /// it stops the import or is skipped. Without skipping, a long line stops the read at once.
-    static func lines(of path: String, skipping: Bool, _ body: (Substring, Int) throws -> Void,
+    /// is a problem of that line: `problem` decides whether it stops the import or is skipped.
+    /// Without skipping, a long line stops the read at once.
+    ///
+    /// A last line with no newline after it is read as any other when its format finds it whole
+    /// (many tools write files so); only when its reader refuses it is it reported as cut off.
+    static func lines(of path: String, skipping: Bool, _ body: (Substring) throws -> Void,
                       problem: (ImportProblem, Int) throws -> Void) throws {
         let reader: LineReader
         do { reader = try LineReader(path: path, skipsLongLines: skipping) } catch { throw CLIError(error.description) }
@@ -214,10 +220,12 @@ struct ImportCommand: ParsableCommand {
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 return try problem(ImportProblem("not UTF-8", "not valid UTF-8"), number)
             }
-            if reader.lineUnterminated && !text.allSatisfy(\.isWhitespace) {
-                return try problem(ImportProblem("cut-off last line", "the file ends inside this line (no newline after it): cut off?"), number)
+            do { try body(Substring(text)) } catch let found as ImportProblem {
+                guard reader.lineUnterminated && !text.allSatisfy(\.isWhitespace) else { return try problem(found, number) }
+                // The line's own reader says whether it is whole: its problems with it are a cut's.
+                let message = "the file ends inside this line (no newline after it): cut off? (\(found.message))"
+                try problem(ImportProblem("cut-off last line", message), number)
             }
-            try body(Substring(text), number)
         }) {}
     }
 }

@@ -26,15 +26,16 @@ struct IngestCommand: AsyncParsableCommand {
     func run() async throws {
         let clock = ContinuousClock()
         let started = clock.now
+        if !StoreLocation.isPostgres(db) { try AtomicFile.refuse(outputs: [db], over: files.logs) }
         do {
             var source = try LogSource(paths: files.logs, skipInvalid: files.skipInvalid)
             let (stats, shown) = try await StoreLocation.read(db, writer: true) { store in
                 (try await store.ingest(&source, learn: !noLearn), store.location)
             }
             if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
-            print("ingested \(stats.read) events into \(shown): \(stats.inserted) new, \(stats.duplicates) already stored")
+            try printLine("ingested \(stats.read) events into \(shown): \(stats.inserted) new, \(stats.duplicates) already stored")
             if stats.inserted > 0 && !noLearn {
-                print("learned the usage models of \(stats.learned) user\(stats.learned == 1 ? "" : "s")")
+                try printLine("learned the usage models of \(stats.learned) user\(stats.learned == 1 ? "" : "s")")
             }
             if timing {
                 let s = Runner.seconds(clock.now - started)

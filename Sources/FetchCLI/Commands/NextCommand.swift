@@ -77,8 +77,8 @@ struct NextCommand: AsyncParsableCommand {
             throw CLIError(e.description)
         }
         switch format {
-        case .json: print(try ResultText.json(plan))
-        case .table: print(explain ? plan.explanation : plan.table, terminator: "")
+        case .json: try printLine(try ResultText.json(plan))
+        case .table: try standardOutput(explain ? plan.explanation : plan.table)
         }
     }
 }

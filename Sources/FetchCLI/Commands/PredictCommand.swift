@@ -32,14 +32,14 @@ struct PredictCommand: ParsableCommand {
     @Flag(help: "Start each user's learned model from a prior fitted on the other users of the logs (in up to 10 folds of users; leave-one-out with 10 users or fewer) instead of the shipped one.")
     var priorFromOtherUsers = false
 
-    @Option(help: "Output: table, markdown or json.")
-    var format: OutputFormat = .table
+    /// What `predict` prints: no CSV, whose rows would have no one shape.
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, markdown, json }
 
-    func validate() throws {
-        if format == .csv { throw ValidationError("predict prints table, markdown or json") }
-    }
+    @Option(help: "Output: table, markdown or json.")
+    var format: Format = .table
 
     func run() throws {
+        try AtomicFile.refuse(outputs: [report], over: files.logs + [scenarioOptions.scenario])
         let scenario = try scenarioOptions.loadScenario()
         let window = Self.window(of: scenario)
         var bench = PredictionBench(window: window, tick: scenario.tick, leaveOneOut: leaveOneOut)
@@ -59,9 +59,9 @@ struct PredictCommand: ParsableCommand {
             try file.commit()
         }
         switch format {
-        case .json: print(try bench.json(users: users))
-        case .markdown: print(bench.text(markdown: true, users: users), terminator: "")
-        case .table, .csv: print(bench.text(markdown: false, users: users), terminator: "")
+        case .json: try printLine(try bench.json(users: users))
+        case .markdown: try standardOutput(bench.text(markdown: true, users: users))
+        case .table: try standardOutput(bench.text(markdown: false, users: users))
         }
     }
 

@@ -21,6 +21,7 @@ struct ReplayCommand: ParsableCommand {
     var trace: String?
 
     func run() throws {
+        try AtomicFile.refuse(outputs: [trace], over: input.files + [runOptions.scenarioOptions.scenario])
         let policies = try parsePolicies(policy, run: runOptions)
         guard policies.count == 1 else { throw CLIError("replay takes one policy; use 'fetchsched bench' for several") }
         let file = try trace.map { try AtomicFile(path: $0) }

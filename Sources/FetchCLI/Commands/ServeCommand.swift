@@ -36,7 +36,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most users whose live state is kept in memory; the least recently used are dropped first and rebuilt from the store when asked about again.")
     var maxUsersInMemory = SchedulerService.defaultMaxUsersInMemory
 
-    @Option(help: ArgumentHelp("Close a connection that sends nothing for this long (idle, or a request left half-sent).", valueName: "duration"))
+    @Option(help: ArgumentHelp("Close a connection that sends nothing for this long (idle, or a request left half-sent), "
+                               + "or whose request has not arrived whole within three times this long.", valueName: "duration"))
     var readTimeout = "10s"
 
     @Option(help: ArgumentHelp("The policy plans, wakes and push advice are made under: adaptive, adaptive:<x>, learned, "

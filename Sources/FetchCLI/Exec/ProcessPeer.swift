@@ -95,6 +95,7 @@ final class ProcessPeer: PolicyPeer, @unchecked Sendable {
         child.killGroup()
         if !exited { exit = waitForExit(ms: 5000) ? exit : nil }
         child.release()
+        RunStop.shared.endOrphans()
         close(child.fromChild)
         if failure == nil, let exit, exit != .status(0), exit != .unknown {
             switch exit {

@@ -23,10 +23,17 @@ final class AtomicFile {
         let fd: Int32
         switch try Self.kind(of: path) {
         case .absent, .regular:
-            let temporary = path + ".partial-\(getpid())"
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            // A name of its own (`mkstemp`): a run killed before its rename leaves one behind, and
+            // a later run of the same pid (pid 1 in a container) must not collide with it.
+            var template = Array((path + ".partial-XXXXXX").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             self.temporary = temporary
-            if fd >= 0 { RunStop.shared.removingOnStop(temporary) }
+            if fd >= 0 {
+                RunStop.shared.removingOnStop(temporary)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                _ = fchmod(fd, 0o644)
+            }
         case .stream:
             // Non-blocking to open, so a FIFO nobody reads fails at once instead of waiting.
             fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK)
@@ -70,26 +77,34 @@ final class AtomicFile {
         if buffer.count >= 1 << 20 { flush() }
     }
 
+    /// Hands the buffer to the stream; the first failure's `errno` is kept for ``commit()``.
     private func flush() {
-        _ = buffer.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, handle) }
+        let n = buffer.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, handle) }
+        if n != buffer.count && failure == 0 { failure = errno == 0 ? EIO : errno }
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// The `errno` of the first write that failed, 0 while none has.
+    private var failure: Int32 = 0
+
+    /// Writes what is buffered, flushes and closes the file, each step checked, and renames it
+    /// into place; any failure throws and leaves nothing at `path` but what was there before.
     func commit() throws {
         flush()
         done = true
-        let written = fflush(handle) == 0 && ferror(handle) == 0
-        let closed = fclose(handle) == 0
+        if fflush(handle) != 0 || ferror(handle) != 0, failure == 0 { failure = errno == 0 ? EIO : errno }
+        if fclose(handle) != 0, failure == 0 { failure = errno }
+        let code = failure
+        let failed = { CLIError("cannot write '\(InputBounds.printable(self.path))': \(String(cString: strerror(code == 0 ? errno : code)))") }
         guard let temporary else {
-            guard written && closed else { throw CLIError("cannot write '\(InputBounds.printable(path))': \(String(cString: strerror(errno)))") }
+            guard code == 0 else { throw failed() }
             return
         }
         // Checked again at the end: a symlink put in the file's place during the run is not followed
         // by rename (it replaces the link), but it is refused all the same, with kind(of:)'s reason.
-        let failed = { CLIError("cannot write '\(InputBounds.printable(self.path))': \(String(cString: strerror(errno)))") }
         defer { RunStop.shared.kept(temporary) }
         do {
-            guard written && closed else { throw failed() }
+            guard code == 0 else { throw failed() }
             _ = try Self.kind(of: path)
             guard rename(temporary, path) == 0 else { throw failed() }
         } catch {

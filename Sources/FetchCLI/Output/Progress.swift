@@ -23,11 +23,11 @@ final class Progress {
         let rate = Double(events) / seconds
         var line = "\r\(events) events, \(users) users, \(Int(rate)) events/s"
         if let done, done > 0.01 { line += ", ETA \(Int((seconds / done - seconds).rounded())) s" }
-        FileHandle.standardError.write(Data((line + "   ").utf8))
+        StandardStreams.errorPart(line + "   ")
         shown = true
     }
 
     func finish() {
-        if shown { FileHandle.standardError.write(Data("\n".utf8)) }
+        if shown { StandardStreams.errorPart("\n") }
     }
 }

@@ -46,7 +46,7 @@ extension ShardReport {
 
     /// Writes the report to standard output, one line of JSON.
     func write() throws {
-        try encode { FileHandle.standardOutput.write($0) }
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        try encode { data in try data.withUnsafeBytes { try StandardStreams.write($0) } }
+        try StandardStreams.write("\n")
     }
 }

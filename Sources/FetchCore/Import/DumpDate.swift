@@ -50,7 +50,9 @@ public enum DumpDate {
             throw bad(text, "is not a date between 1970 and 2100")
         }
         if yearFirst {
-            guard order == nil || order == .ymd, (1...12).contains(b), (1...31).contains(c) else { throw bad(text, "is not a date") }
+            // A four-digit year first is read one way only, whatever `order` says: no locale writes
+            // year, day, month, and Android 10 and later print ISO dates in every locale.
+            guard (1...12).contains(b), (1...31).contains(c) else { throw bad(text, "is not a date") }
             return (year, b, c)
         }
         let resolved: Order

@@ -13,8 +13,8 @@ public struct KnowledgeRecord: Sendable, Equatable {
         case batteryPercentage = "/device/batteryPercentage"
     }
 
-    /// The record's key (`Z_PK`), to name it in a problem.
-    public var key: Int64
+    /// The record's key (`Z_PK`), to name it in a problem; nil when the database holds none.
+    public var key: Int64?
     public var stream: Stream
     public var start: Double
     public var end: Double
@@ -23,8 +23,13 @@ public struct KnowledgeRecord: Sendable, Equatable {
     public var string: String?
     /// The state or the percentage, for the device streams.
     public var number: Double?
+    /// Why the record cannot be read, when a column holds a value of the wrong kind (a NULL or
+    /// text date, an offset in fractions of a second): its rows are refused with this.
+    public var invalid: String?
 
-    public init(key: Int64, stream: Stream, start: Double, end: Double, secondsFromGMT: Int, string: String?, number: Double?) {
+    public init(key: Int64?, stream: Stream, start: Double, end: Double, secondsFromGMT: Int, string: String?, number: Double?,
+                invalid: String? = nil) {
+        self.invalid = invalid
         self.key = key
         self.stream = stream
         self.start = start
@@ -57,17 +62,18 @@ public struct KnowledgeRecord: Sendable, Equatable {
     /// record that cannot be read goes to `problem`, which stops the import or counts it.
     public static func rows(_ records: [KnowledgeRecord], user: String, into log: inout ImportedLog,
                             problem: (ImportProblem, KnowledgeRecord) throws -> Void) throws {
-        let focusStarts = records.filter { $0.stream == .inFocus }.map(\.start)
-        var focusIndex = 0
+        var rows = KnowledgeRows(user: user, focusStarts: records.filter { $0.stream == .inFocus }.map(\.start))
         for r in records {
-            if r.stream == .inFocus { focusIndex += 1 }
-            let next = focusIndex < focusStarts.count && r.stream == .inFocus ? focusStarts[focusIndex] : nil
-            do throws(ImportProblem) { try r.add(to: &log, user: user, nextFocus: next) } catch { try problem(error, r) }
+            do throws(ImportProblem) { try rows.add(r, into: &log) } catch { try problem(error, r) }
         }
     }
 
+    /// How a problem names the record: by its key, or where it has none, as such.
+    public var label: String { key.map { "Z_PK=\($0)" } ?? "a record whose Z_PK is not an integer" }
+
     /// Adds this record's rows; `nextFocus` is the start of the next app's focus, if any.
     func add(to log: inout ImportedLog, user: String, nextFocus: Double?) throws(ImportProblem) {
+        if let invalid { throw ImportProblem("bad value", invalid) }
         let limit = UTCOffsetRule.maxMinutes * 60
         guard (-limit...limit).contains(secondsFromGMT) else {
             throw ImportProblem("bad offset", "ZSECONDSFROMGMT \(secondsFromGMT) is beyond ±18 hours")
@@ -98,5 +104,28 @@ public struct KnowledgeRecord: Sendable, Equatable {
             throw ImportProblem("bad state", "ZVALUEINTEGER \(number.map { "\($0)" } ?? "null") of \(stream.rawValue) is not 0 or 1")
         }
         return v == 1
+    }
+}
+
+/// The rows of a device's records taken one at a time, in start order (``KnowledgeRecord/rows(_:user:into:problem:)``
+/// without holding the records): the starts of the app-focus records, read first, tell where
+/// each focus's next one begins.
+public struct KnowledgeRows: Sendable {
+    let user: String
+    let focusStarts: [Double]
+    private var focusIndex = 0
+
+    /// - Parameter focusStarts: the start of every `/app/inFocus` record, in the order the records come.
+    public init(user: String, focusStarts: [Double]) {
+        self.user = user
+        self.focusStarts = focusStarts
+    }
+
+    /// Adds the rows of the next record; a record that cannot be read throws, and the next one
+    /// may still be added.
+    public mutating func add(_ record: KnowledgeRecord, into log: inout ImportedLog) throws(ImportProblem) {
+        if record.stream == .inFocus { focusIndex += 1 }
+        let next = focusIndex < focusStarts.count && record.stream == .inFocus ? focusStarts[focusIndex] : nil
+        try record.add(to: &log, user: user, nextFocus: next)
     }
 }

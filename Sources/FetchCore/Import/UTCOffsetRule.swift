@@ -17,13 +17,18 @@ public struct UTCOffsetRule: Sendable {
     /// Offsets a log may carry: within ±18 hours, as ISO-8601 allows.
     public static let maxMinutes = 18 * 60
 
-    /// The UTC instant of a local wall-clock time: the offset is the one in force then (the
-    /// earlier reading when a clock change makes the wall time occur twice).
-    public func utc(fromLocal wall: Int64) -> (millis: Int64, offsetMinutes: Int) {
-        let first = offsetAt(wall)
-        let guess = wall - Int64(first) * Millis.minute
-        let offset = offsetAt(guess)
-        return (wall - Int64(offset) * Millis.minute, offset)
+    /// Every UTC instant whose local wall-clock time is `wall`, earliest first: one most of the
+    /// time, two in the hour a fall-back repeats, none in the hour a spring-forward skips.
+    /// (A zone changes its offset far less often than once a day, so the offsets a day before
+    /// and a day after are all the offsets `wall` could be read with.)
+    public func instants(fromLocal wall: Int64) -> [(millis: Int64, offsetMinutes: Int)] {
+        var found: [(millis: Int64, offsetMinutes: Int)] = []
+        for probe in [wall - Millis.day, wall + Millis.day] {
+            let offset = offsetAt(probe)
+            let millis = wall - Int64(offset) * Millis.minute
+            if offsetAt(millis) == offset && !found.contains(where: { $0.millis == millis }) { found.append((millis, offset)) }
+        }
+        return found.sorted { $0.millis < $1.millis }
     }
 
     /// Parses `+02:00`, `-05:30`, `Z`, or `+0200`.

@@ -18,6 +18,11 @@ public struct UsageStatsReader: Sendable {
     /// begins); nil when that profile is not the one chosen. A dump without profile lines is
     /// the device's first user, profile 0.
     private var currentUser: String?
+    /// The UTC instant of the last event read from a local time in this run of event lines: a
+    /// wall time a fall-back repeats is read as the first reading not before it.
+    private var lastLocalEvent: Int64?
+    /// Whether the events at hand follow a profile line that could not be read.
+    private var unreadableProfile = false
     private var inEvents = false
     private var csvColumns: (time: Int, package: Int, type: Int, taskRoot: Int?)?
     private var sawFirstLine = false
@@ -54,8 +59,17 @@ public struct UsageStatsReader: Sendable {
         if isEvent != inEvents {
             if !isEvent { log.beginSection() }
             inEvents = isEvent
+            lastLocalEvent = nil
         }
-        if text.hasPrefix("user="), let n = Int(text.dropFirst(5).prefix { $0 != " " }), (0...999_999).contains(n) {
+        if text.hasPrefix("user=") {
+            let field = text.dropFirst(5).prefix { $0 != " " }
+            guard field.utf8.count <= 6, field.allSatisfy({ ("0"..."9").contains($0) }), let n = Int(field) else {
+                // Its events belong to no profile this can name: never merged into another's.
+                currentUser = nil
+                unreadableProfile = true
+                throw ImportProblem("bad profile", "profile line 'user=\(InputBounds.printable(String(field)))' is not user=N with N from 0 to 999999")
+            }
+            unreadableProfile = false
             if firstProfile == nil { firstProfile = n }
             if let profile {
                 currentUser = n == profile ? user : nil
@@ -74,11 +88,26 @@ public struct UsageStatsReader: Sendable {
             try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: package, taskRoot: pairs["taskRootPackage"],
                     className: pairs["class"], into: &log)
         } else {
-            let (millis, minutes) = offset.utc(fromLocal: try DumpDate.wallClock(time, order: dateOrder))
+            let (millis, minutes) = try instant(ofLocal: try DumpDate.wallClock(time, order: dateOrder), text: time)
             guard InputBounds.timestamps.contains(millis) else { throw ImportProblem("bad time", "time '\(time)' is outside 1970 to 2100") }
             try add(millis: millis, offsetMinutes: minutes, type: type, package: package, taskRoot: pairs["taskRootPackage"],
                     className: pairs["class"], into: &log)
         }
+    }
+
+    /// The UTC instant of a local time of the dump. In the hour a fall-back repeats, the dump's
+    /// own order decides: the first reading at or after the event before it (the earlier reading
+    /// when nothing comes before, or when both are before it). A time the clocks skipped cannot
+    /// have been printed by the phone in that zone: it is refused, naming the zone.
+    private mutating func instant(ofLocal wall: Int64, text: String) throws(ImportProblem) -> (Int64, Int) {
+        let readings = offset.instants(fromLocal: wall)
+        guard let first = readings.first else {
+            throw ImportProblem("bad time", "time '\(InputBounds.printable(text))' does not exist in \(offset.name): "
+                                + "the clocks went forward over it (is --time-zone the phone's?)")
+        }
+        let chosen = lastLocalEvent.flatMap { last in readings.first { $0.millis >= last } } ?? (lastLocalEvent == nil ? first : readings.last!)
+        lastLocalEvent = chosen.millis
+        return (chosen.millis, chosen.offsetMinutes)
     }
 
     private mutating func readHeader(_ text: Substring) throws(ImportProblem) {
@@ -99,6 +128,9 @@ public struct UsageStatsReader: Sendable {
     private func add(millis: Int64, offsetMinutes: Int, type: String, package: String, taskRoot: String?, className: String?,
                      into log: inout ImportedLog) throws(ImportProblem) {
         guard let user = currentUser else {
+            if unreadableProfile {
+                throw ImportProblem("in a bad profile", "an event of the profile whose user= line could not be read")
+            }
             log.ignore("events of another profile than --profile \(profile ?? 0)")
             return
         }

@@ -51,7 +51,7 @@ extension ShardReport {
             summaries.append(summary)
         }
         // The whole text decodes (the report without its rows, and every row): its checks, in order.
-        guard report.format == formatName else { throw ShardProblem("not a shard report (its format is not \(formatName))") }
+        guard report.format == formatName else { try checkFormat(Data(bytes)); throw ShardProblem("not a shard report") }
         let countSum = try counts.get()
         guard countSum <= maxCountSum else { throw ShardProblem("its counts add up past 2^61") }
         try check(report, summaries)
@@ -63,10 +63,7 @@ extension ShardReport {
     static func decodeWhole(_ bytes: [UInt8]) throws(ShardProblem) -> (report: ShardReport, countSum: Double) {
         guard bytes.count <= maxFileBytes else { throw ShardProblem("is \(bytes.count) bytes (at most \(maxFileBytes))") }
         let data = Data(bytes)
-        struct Format: Decodable { var format: String }
-        guard (try? JSONDecoder().decode(Format.self, from: data))?.format == formatName else {
-            throw ShardProblem("not a shard report (its format is not \(formatName))")
-        }
+        try checkFormat(data)
         let countSum = try countsProblem(bytes).get()
         guard countSum <= maxCountSum else { throw ShardProblem("its counts add up past 2^61") }
         let report: ShardReport
@@ -162,6 +159,19 @@ extension ShardReport {
         let number = { (r: Range<Int>) in r.reduce(0) { $0 * 10 + Int(b[$1] - 0x30) } }
         let year = number(0..<4), month = number(5..<7), day = number(8..<10)
         return (1970...2099).contains(year) && (1...12).contains(month) && day >= 1 && day <= LocalTime.daysInMonth(year: year, month: month)
+    }
+
+    /// Refuses a text that is not JSON, or JSON that is not a shard report, each in its own words.
+    private static func checkFormat(_ data: Data) throws(ShardProblem) {
+        struct Format: Decodable { var format: String }
+        let format: String
+        do { format = try JSONDecoder().decode(Format.self, from: data).format } catch {
+            if case DecodingError.dataCorrupted = error { throw ShardProblem("not JSON (\(describe(error)))") }
+            throw ShardProblem("not a shard report (no \"format\": \"\(formatName)\" in it)")
+        }
+        guard format == formatName else {
+            throw ShardProblem("not a shard report (its format is '\(InputBounds.printable(format))', not \(formatName))")
+        }
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The documented range of every value that comes from outside: a log row, a scenario, a
 /// request or a command-line option. Readers check these before any arithmetic, so the engine
 /// only ever sees values whose sums and products fit in `Int64`.
@@ -22,12 +24,15 @@ public enum InputBounds {
     public static let maxRescuesPerJoule = 10.0
 
     /// Why `name` is not an acceptable name, or nil when it is: 1 to `maxNameBytes` bytes with
-    /// no control character (NUL, escape, newline, DEL …) and no byte-order mark (U+FEFF).
+    /// no control character (NUL, escape, newline, DEL …) and no byte-order mark (U+FEFF), in
+    /// Unicode's composed form (NFC).
     ///
     /// The one rule for names from every door (a log row, an import, a request's path or body, a
     /// shard, the command line), and names are never rewritten: a name some decoder would change
     /// (Foundation's UTF-8 decoding drops a leading U+FEFF) is refused instead, so two doors can
-    /// never read one name as two, or two names as one.
+    /// never read one name as two, or two names as one. Swift's strings compare and hash by
+    /// canonical equivalence, so `josé` composed and decomposed would be one key of a dictionary
+    /// and two rows of a store: only the composed form is taken.
     public static func nameProblem(_ name: UnsafeBufferPointer<UInt8>) -> String? {
         if name.isEmpty { return "is empty" }
         if name.count > maxNameBytes { return "is \(name.count) bytes long (at most \(maxNameBytes))" }
@@ -40,7 +45,18 @@ public enum InputBounds {
             beforePrevious = previous
             previous = c
         }
-        return nil
+        return isComposed(name) ? nil : "is not in Unicode's composed form (NFC): write it composed"
+    }
+
+    /// Whether `name` (valid UTF-8 or not) is in Unicode normalization form C.
+    ///
+    /// Hand-written only as a quick pass: every scalar below U+0300 is its own composed form and
+    /// combines with nothing before it, and those are the lead bytes below 0xCC, so the names of
+    /// nearly every log are passed without building a string. Others are asked of Foundation.
+    static func isComposed(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.contains(where: { $0 >= 0xCC }) else { return true }
+        guard let text = String(validating: name, as: UTF8.self) else { return true }  // its decoder's to refuse
+        return text.precomposedStringWithCanonicalMapping.utf8.elementsEqual(name)
     }
 
     /// ``nameProblem(_:)`` for a `String`.

@@ -32,6 +32,9 @@ extension PredictionBench {
                                return ["\(f(lo, 1))–\(f(lo + 0.1, 1))", (0..<base).map { "\(overall[$0].calibration[b].examples)" }
                                    .joined(separator: "/")] + cells
                            })
+        if boundedMoments > 0 {
+            out += "\n\(boundedMoments) moments scored only the \(Self.maxAppsScored) most recently opened of their user's apps\n"
+        }
         if models.count > base {
             let full = overall[2]
             out += "\n" + grid(["signal left out", "", "log-loss", "avg precision", "AP lost"],
@@ -45,7 +48,7 @@ extension PredictionBench {
 }
 
 extension PredictionBench {
-    enum CodingKeys: String, CodingKey { case models, windowMinutes, tickMinutes, overall, byKind, perUser }
+    enum CodingKeys: String, CodingKey { case models, windowMinutes, tickMinutes, overall, byKind, perUser, boundedMoments, maxAppsScored }
 
     struct UserScores: Encodable {
         var user: String
@@ -75,6 +78,11 @@ extension PredictionBench {
                     (PredictionBench.baseModels[$0], u.scores[$0])
                 }))
             }, forKey: .perUser)
+            // Only where it happened, so that every other report reads as before.
+            if bench.boundedMoments > 0 {
+                try c.encode(bench.boundedMoments, forKey: .boundedMoments)
+                try c.encode(PredictionBench.maxAppsScored, forKey: .maxAppsScored)
+            }
         }
     }
 

@@ -11,6 +11,10 @@ extension PredictionBench {
         var lastEvent: Int64 = .min
         var userScores: [PredictionScore]
         let window: Int64
+        /// App ids by their last open, most recent first: a list linked through these arrays,
+        /// so that an open moves its app to the front in constant time.
+        var newer: [Int32] = [], older: [Int32] = []
+        var newest: Int32 = -1
 
         init(bench: PredictionBench, events: [UsageEvent], prior: OpenFeatures.Vector) {
             window = bench.window
@@ -38,6 +42,44 @@ extension PredictionBench {
             model.observe(e)
             sequence.observe(e)
             lastEvent = t
+            if e.kind == .open && e.app >= 0 { openedRecently(e.app) }
+        }
+
+        /// Moves `app` to the front of the apps by last open.
+        mutating func openedRecently(_ app: Int32) {
+            let a = Int(app)
+            if a >= newer.count {
+                newer.append(contentsOf: repeatElement(-2, count: a + 1 - newer.count))  // -2: not in the list
+                older.append(contentsOf: repeatElement(-2, count: a + 1 - older.count))
+            }
+            guard newest != app else { return }
+            if newer[a] != -2 {
+                let (n, o) = (newer[a], older[a])
+                older[Int(n)] = o
+                if o >= 0 { newer[Int(o)] = n }
+            }
+            newer[a] = -1
+            older[a] = newest
+            if newest >= 0 { newer[Int(newest)] = app }
+            newest = app
+        }
+
+        /// The apps a moment scores, by id: every app the learner knows but the one opened; for a
+        /// user with more than ``PredictionBench/maxAppsScored`` apps, the most recently opened
+        /// of them only, so that a moment's cost has a bound whatever the number of apps.
+        func appsScored(at m: PredictionMoment) -> (apps: [Int], bounded: Bool) {
+            let known = learner.counts.apps
+            guard known.count > PredictionBench.maxAppsScored else {
+                return (known.indices.filter { known[$0] != nil && Int32($0) != m.opened }, false)
+            }
+            var chosen: [Int] = []
+            chosen.reserveCapacity(PredictionBench.maxAppsScored)
+            var app = newest
+            while app >= 0 && chosen.count < PredictionBench.maxAppsScored {
+                if Int(app) < known.count && known[Int(app)] != nil && app != m.opened { chosen.append(Int(app)) }
+                app = older[Int(app)]
+            }
+            return (chosen.sorted(), true)
         }
 
         /// What happened after `m` for `app`: whether its first open in the window was stale.
@@ -53,7 +95,9 @@ extension PredictionBench {
         mutating func moment(_ m: PredictionMoment, into bench: inout PredictionBench) {
             let t = m.time, k = m.kind.rawValue
             let horizon = bench.policyHorizons ? OpenLearner.policyHorizon : nil
-            for (index, entry) in learner.counts.apps.enumerated() where entry != nil && Int32(index) != m.opened {
+            let (scored, bounded) = appsScored(at: m)
+            if bounded { bench.boundedMoments += 1 }
+            for index in scored {
                 let app = Int32(index)
                 let y = label(index, at: t)
                 let last = learner.context.lastOpen(app)
@@ -79,5 +123,16 @@ extension PredictionBench {
                 }
             }
         }
+    }
+}
+
+extension PredictionBench {
+    /// The apps the moment of the last of `events` (an open) scores, the events observed first:
+    /// what tests of ``maxAppsScored`` check against a plain reference.
+    func appsScoredAtEnd(events: [UsageEvent]) -> [Int] {
+        guard let last = events.last else { return [] }
+        var run = UserRun(bench: self, events: events, prior: LogisticLearner.prior)
+        for e in events { run.observe(e) }
+        return run.appsScored(at: PredictionMoment(kind: .open, time: last.time.millis, offsetMinutes: 0, opened: last.app)).apps
     }
 }

@@ -21,6 +21,12 @@ public struct PredictionBench: Sendable {
 
     public static let baseModels = ["adaptive", "counts", "learned", "appm"]
 
+    /// The most apps a moment scores: a user with more has the most recently opened scored, so
+    /// that the benchmark's cost grows with moments, not with moments times apps.
+    public static let maxAppsScored = 256
+    /// How many moments scored only ``maxAppsScored`` of their user's apps.
+    public internal(set) var boundedMoments = 0
+
     /// When set, one learner carried from user to user instead of one per user: how the
     /// population prior (``LogisticLearner/prior``) is fitted, with `--fit-prior`.
     public var population: LogisticLearner?

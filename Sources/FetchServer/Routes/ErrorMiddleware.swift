@@ -60,8 +60,9 @@ struct ErrorMiddleware: RouterMiddleware {
             return APIError(e.status, e.body ?? e.status.reasonPhrase)
         case let e as any HTTPResponseError:
             return APIError(e.status, e.status.reasonPhrase)
-        case let e as StoreUnavailable:
-            return APIError(.serviceUnavailable, "the store is unavailable (\(e.description)); nothing of this request was stored: send it again")
+        case is StoreUnavailable:
+            // The store's user, host, port and database are in the log line, not told to every client.
+            return APIError(.serviceUnavailable, "the store is unavailable; nothing of this request was stored: send it again")
         case let e as DatabaseError where e.resultCode == .SQLITE_FULL:
             return APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "the store is full; nothing of this request was stored")
         case let e as InputError:

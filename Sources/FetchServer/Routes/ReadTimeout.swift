@@ -4,7 +4,9 @@ import NIOHTTPTypes
 
 /// Closes a connection once it has sent nothing for a while (NIO's `IdleStateHandler` tells
 /// when): an idle keep-alive connection and a request left half-sent alike, so slow clients
-/// cannot hold connections open.
+/// cannot hold connections open. A request must also arrive whole within ``wholeRequestFactor``
+/// read timeouts of its head: a body trickled a byte at a time, never idle for long, is cut off
+/// all the same.
 ///
 /// A connection whose request has arrived whole and is not answered yet is the server's turn,
 /// not the client's: it is not closed, however long the answer takes (a store that does not
@@ -17,10 +19,37 @@ final class ReadTimeoutCloser: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Requests read whole and not yet answered (pipelined requests may queue).
     private var unanswered = 0
+    /// How long a request may take to arrive, from its head to its end.
+    private let wholeRequest: TimeAmount
+    /// The deadline of the request being read, cancelled at its end.
+    private var deadline: Scheduled<Void>?
+
+    /// How many read timeouts a whole request may take to arrive.
+    static let wholeRequestFactor: Int64 = 3
+
+    init(timeout: TimeAmount) {
+        wholeRequest = .nanoseconds(timeout.nanoseconds * Self.wholeRequestFactor)
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .end = unwrapInboundIn(data) { unanswered += 1 }
+        switch unwrapInboundIn(data) {
+        case .head:
+            deadline?.cancel()
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            deadline = context.eventLoop.scheduleTask(in: wholeRequest) { loopBound.value.close(promise: nil) }
+        case .end:
+            deadline?.cancel()
+            deadline = nil
+            unanswered += 1
+        case .body:
+            break
+        }
         context.fireChannelRead(data)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -38,6 +67,6 @@ final class ReadTimeoutCloser: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The handlers to add after HTTP decoding.
     static func handlers(timeout: TimeAmount) -> [any RemovableChannelHandler] {
-        [IdleStateHandler(readTimeout: timeout), ReadTimeoutCloser()]
+        [IdleStateHandler(readTimeout: timeout), ReadTimeoutCloser(timeout: timeout)]
     }
 }

@@ -31,12 +31,18 @@ public struct TokenTable: Sendable {
             throw TokenError("tokens file '\(path)': expected {\"tokens\": [{\"token\": \"…\", \"tenant\": \"…\"}]}")
         }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+        var seen: [String: Int] = [:]
         for (i, e) in file.tokens.enumerated() {
             guard !e.tenant.isEmpty, e.tenant.count <= 64, e.tenant.allSatisfy({ allowed.contains($0) }) else {
                 throw TokenError("tokens file '\(path)': field 'tokens[\(i)].tenant': 1 to 64 letters, digits, '-', '_' or '.'")
             }
             guard e.token.count >= 16 else {
                 throw TokenError("tokens file '\(path)': field 'tokens[\(i)].token': at least 16 characters")
+            }
+            // A token two tenants share would let one act as the other. Compared as the table
+            // looks tokens up (canonically equivalent strings are one key).
+            if let first = seen.updateValue(i, forKey: e.token) {
+                throw TokenError("tokens file '\(path)': field 'tokens[\(i)].token': the same token as tokens[\(first)]; each token is one tenant's")
             }
         }
         guard !file.tokens.isEmpty else { throw TokenError("tokens file '\(path)' holds no tokens") }

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FetchCore
+import FetchStorage
+
+/// A private copy of a database to read, with its `-wal` and its `-journal` when it has them,
+/// in a directory of its own (`mkdtemp`, mode 0700): SQLite may create, replay and roll back
+/// there as it needs, and the original and everything beside it are only read.
+///
+/// Each file is opened without following a FIFO's wait and must be a regular file; the copy is
+/// bounded in size, and a copy that cannot be made (no room) is a clear error.
+final class KnowledgeCCopy {
+    /// The copy of the database, in ``directory``.
+    let database: String
+    let directory: String
+    private var removed = false
+
+    /// The most bytes copied, over the database and its side files.
+    static let maxBytes: Int64 = 8 << 30
+
+    init(of path: String, in parent: String) throws {
+        var template = Array(((parent.hasSuffix("/") ? parent : parent + "/") + "fetchsched-knowledgec.XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw ImportProblem("unreadable", "cannot make a private directory in \(parent) to read \(path) from: "
+                                + "\(String(cString: strerror(errno))) (set TMPDIR to a directory with room)")
+        }
+        directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        database = directory + "/knowledgeC.db"
+        do {
+            var budget = Self.maxBytes
+            try copy(path, to: database, budget: &budget, required: true)
+            // Copied after the database: what a writer appends meanwhile goes to the WAL, which a
+            // reader of both sees as a later state, never as a torn one.
+            try copy(path + "-wal", to: database + "-wal", budget: &budget, required: false)
+            try copy(path + "-journal", to: database + "-journal", budget: &budget, required: false)
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    deinit { remove() }
+
+    /// Removes the copy (SQLite's own files in the directory too) and the directory.
+    func remove() {
+        guard !removed else { return }
+        removed = true
+        for suffix in ["", "-wal", "-journal", "-shm"] { unlink(database + suffix) }
+        rmdir(directory)
+    }
+
+    /// Copies `source` to `target` (made new, mode 0600), counting its bytes against `budget`. A
+    /// missing side file is no copy; a missing database, a file that is not regular, or one that
+    /// cannot be read is an error naming it.
+    private func copy(_ source: String, to target: String, budget: inout Int64, required: Bool) throws {
+        let input = open(source, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard input >= 0 else {
+            if errno == ENOENT && !required { return }
+            throw ImportProblem("unreadable", "cannot read \(source): \(String(cString: strerror(errno)))")
+        }
+        defer { close(input) }
+        var st = stat()
+        guard fstat(input, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw ImportProblem("unreadable", "\(source) is not a regular file")
+        }
+        guard Int64(st.st_size) <= budget else {
+            throw ImportProblem("too large", "\(source) is \(st.st_size) bytes: more than a knowledgeC.db this reads (\(Self.maxBytes) bytes in all)")
+        }
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) & ~O_NONBLOCK)
+        let output = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw ImportProblem("unreadable", "cannot copy \(source): \(String(cString: strerror(errno)))") }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw ImportProblem("unreadable", "cannot read \(source): \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            budget -= Int64(n)
+            guard budget >= 0 else { throw ImportProblem("too large", "\(source) grew past \(Self.maxBytes) bytes while it was read") }
+            var done = 0
+            while done < n {
+                let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + done, n - done) }
+                if w < 0 && errno == EINTR { continue }
+                guard w > 0 else {
+                    throw ImportProblem("unreadable", "cannot copy \(source) to \(directory): \(String(cString: strerror(errno))) "
+                                        + "(set TMPDIR to a directory with room)")
+                }
+                done += w
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import FetchCore
+import Foundation
+import Testing
+
+/// Issue 64: one name, one form. Swift's strings compare by canonical equivalence, so `josé`
+/// composed and decomposed would be one key in memory and two rows in a store; only the composed
+/// form (NFC) passes the one rule for names.
+struct NameFormTests {
+    /// Scalars that compose, decompose or reorder: Latin letters and marks, precomposed letters,
+    /// Hangul syllables and jamo, singletons (U+2000, U+212B), marks of other combining classes.
+    static let pool: [UInt32] = [0x61, 0x65, 0x6F, 0x41, 0x2E, 0xE9, 0xC5, 0x301, 0x308, 0x323, 0x31B, 0x345, 0xAC00, 0x1100,
+                                 0x1161, 0x11A8, 0x2000, 0x212B, 0x3B1, 0x1F00, 0x5D0, 0x5B8, 0x915, 0x93C, 0x30AB, 0x3099, 0x1E0A]
+
+    static func random(_ rng: inout SplitMix64) -> String {
+        let n = 1 + Int(rng.next() % 6)
+        return String(String.UnicodeScalarView((0..<n).map { _ in Unicode.Scalar(pool[Int(rng.next() % UInt64(pool.count))])! }))
+    }
+
+    @Test func onlyTheComposedFormOfANameIsAccepted() {
+        var rng = SplitMix64(seed: 64)
+        for _ in 0..<5_000 {
+            let name = Self.random(&rng)
+            let composed = name.precomposedStringWithCanonicalMapping, decomposed = name.decomposedStringWithCanonicalMapping
+            // Reference: a name is accepted exactly when it is its own composed form.
+            #expect((InputBounds.nameProblem(name) == nil) == name.utf8.elementsEqual(composed.utf8), "\(Array(name.unicodeScalars))")
+            #expect(InputBounds.nameProblem(composed) == nil)
+            // Of two forms Swift holds equal, at most one passes: no door reads them as one name.
+            if !composed.utf8.elementsEqual(decomposed.utf8) {
+                #expect(composed == decomposed)
+                #expect(InputBounds.nameProblem(decomposed)?.contains("NFC") == true)
+            }
+        }
+    }
+
+    @Test(arguments: ["jose\u{301}", "A\u{30A}", "\u{1100}\u{1161}", "\u{2000}", "\u{212B}"])
+    func aDecomposedNameIsRefusedSayingWhy(name: String) {
+        #expect(InputBounds.nameProblem(name) == "is not in Unicode's composed form (NFC): write it composed")
+    }
+
+    /// A log row with the decomposed form of a name is refused by the row's reader, naming the field.
+    @Test func aLogRowWithADecomposedNameIsRefusedNamingTheField() throws {
+        func parse(_ line: String) throws(RowProblem) -> UsageEvent? {
+            var parser = CSVLineParser(decoder: RowDecoder())
+            var bytes = Array(line.utf8)
+            return try bytes.withUnsafeMutableBufferPointer { (b) throws(RowProblem) in try parser.parse(UnsafeBufferPointer(b)) }
+        }
+        do {
+            _ = try parse("2025-01-06T08:00:00+01:00,jose\u{301},com.app,open,")
+            Issue.record("a decomposed user name was read")
+        } catch {
+            #expect(error.message.contains("field 'user'") && error.message.contains("NFC"), "\(error.message)")
+        }
+        #expect(try parse("2025-01-06T08:00:00+01:00,jos\u{E9},com.app,open,") != nil)
+    }
+}
