@@ -21,7 +21,7 @@ public struct PostgresEventSource: UsageEventSource {
         self.store = store
         // Through the store's bounded wait for a connection, as every read of the source.
         let (stored, names) = try store.reading {
-            try await store.connection { conn in
+            try await store.connection(bounded: false) { conn in
                 var apps: [(Int32, String)] = []
                 for try await (id, name) in try await conn.query("SELECT id, name FROM apps ORDER BY id", logger: store.logger)
                     .decode((Int32, String).self) {
@@ -54,7 +54,7 @@ public struct PostgresEventSource: UsageEventSource {
             buffer = try store.reading {
                 // Through the store's bounded wait: the pool would wait for a connection without end
                 // while the server is down.
-                try await store.connection { conn in try await store.events(user: name, id: id, appIDs: appIDs, conn) }
+                try await store.connection(bounded: false) { conn in try await store.events(user: name, id: id, appIDs: appIDs, conn) }
             }
             position = 0
         }

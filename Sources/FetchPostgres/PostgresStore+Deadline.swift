@@ -41,7 +41,7 @@ extension PostgresStore {
     }
 }
 
-/// What came first in ``PostgresStore/withinDeadline(_:_:)``: the work's value, or the deadline.
+/// What came first in ``PostgresStore/withinDeadline(_:_:_:)``: the work's value, or the deadline.
 enum Deadline<R: Sendable>: Sendable {
     case done(R)
     case passed

@@ -15,7 +15,7 @@ extension PostgresStore {
         do {
             // In a transaction of its own rather than as a statement that commits itself: a
             // database that stops answering is given up on within the wait, and a transaction
-            // never committed is never stored (``withinDeadline(_:_:)``).
+            // never committed is never stored (``withinDeadline(_:_:_:)``).
             return try await transaction(bounded: true) { [self] conn in try await appendAtOnce(batches, conn).map { .success($0) } }
         } catch let refused as AtOnceRefused {
             // A batch alone is all or nothing as it is: nothing of the call was kept, it failed.

@@ -136,10 +136,10 @@ public final class PostgresStore: ServiceStore {
     /// when it throws. Retried (from the start) on a conflict with another writer
     /// (``isRetryable(_:)``), a few times at most. A `bounded` one (a request's write) fails
     /// within ``connectionWait`` when the database stops answering, with nothing stored then or
-    /// later (``withinDeadline(_:_:)``); migrations and the models' writes take as long as they take.
+    /// later (``withinDeadline(_:_:_:)``); migrations and the models' writes take as long as they take.
     func transaction<R: Sendable>(readOnly: Bool = false, bounded: Bool = false,
                                   _ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
-        try await retrying { [self, logger] conn in
+        try await retrying(bounded: false) { [self, logger] conn in
             try await withinDeadline(conn, bounded ? connectionWait : nil) { commitSent in
                 try await conn.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
                 do {
@@ -165,13 +165,14 @@ public final class PostgresStore: ServiceStore {
 
     /// Runs `body` on a pooled connection, again from the start on a conflict with another
     /// writer (``isRetryable(_:)``), a few times at most: a single statement, which is its own
-    /// transaction, or a whole transaction (``transaction(readOnly:_:)``).
-    func retrying<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
+    /// transaction, or a whole transaction (``transaction(readOnly:_:)``, which bounds its own
+    /// time: `bounded` false).
+    func retrying<R: Sendable>(bounded: Bool = true, _ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await connection(body)
+                return try await connection(bounded: bounded, body)
             } catch where attempt < 8 && Self.isRetryable(error) {
                 continue
             }
@@ -185,17 +186,26 @@ extension PostgresStore {
     /// quietly and the request wait without end. The wait is cancelled with the request, so a
     /// write that gave up is never run later. A connection that closes under `body` ends the
     /// wait too (``ConnectionCloseWatch``), ``connectionWait`` after the close.
-    func connection<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
+    ///
+    /// A `bounded` body (a request's read, a statement of its own) must also be done within
+    /// ``connectionWait`` of getting its connection, or the connection is closed and the request
+    /// fails as unavailable (``withinDeadline(_:_:_:)``): a connection handed back with a statement
+    /// still unanswered on it (an `UNLISTEN` written to a listener the database no longer serves)
+    /// would otherwise hold every request that gets it. A replay's reads, which may be long, are
+    /// not bounded.
+    func connection<R: Sendable>(bounded: Bool = true, _ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
         let started = NIOLockedValueBox(false)
         let client = client, wait = connectionWait, watch = closeWatch, location = location
         do {
             return try await withThrowingTaskGroup(of: ConnectionOutcome<R>.self) { group in
-                group.addTask {
+                group.addTask { [self] in
                     .value(try await client.withConnection { conn in
                         started.withLockedValue { $0 = true }
-                        return try await watch.run(on: conn, grace: wait, failure: {
-                            StoreUnavailable("the connection to '\(location)' closed before the request was done")
-                        }) { try await body(conn) }
+                        return try await withinDeadline(conn, bounded ? wait : nil) { _ in
+                            try await watch.run(on: conn, grace: wait, failure: {
+                                StoreUnavailable("the connection to '\(location)' closed before the request was done")
+                            }) { try await body(conn) }
+                        }
                     })
                 }
                 group.addTask {

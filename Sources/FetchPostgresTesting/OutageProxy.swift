@@ -15,14 +15,17 @@ public final class OutageProxy: Sendable {
     private let answersLeft: NIOLockedValueBox<Int?>
     /// Whether the proxy passes nothing on (``freeze()``), new connections included.
     private let frozen: NIOLockedValueBox<Bool>
+    /// Both sides of each connection on which the client has sent `LISTEN`.
+    private let listeners: NIOLockedValueBox<[any Channel]>
 
     private init(port: Int, listener: any Channel, open: NIOLockedValueBox<[any Channel]>, answersLeft: NIOLockedValueBox<Int?>,
-                 frozen: NIOLockedValueBox<Bool>) {
+                 frozen: NIOLockedValueBox<Bool>, listeners: NIOLockedValueBox<[any Channel]>) {
         self.port = port
         self.listener = listener
         self.open = open
         self.answersLeft = answersLeft
         self.frozen = frozen
+        self.listeners = listeners
     }
 
     /// Passes nothing on, either way, from now until ``thaw()``: as a database whose processes
@@ -32,6 +35,13 @@ public final class OutageProxy: Sendable {
     public func freeze() async {
         frozen.withLockedValue { $0 = true }
         for channel in open.withLockedValue({ $0 }) { try? await channel.setOption(ChannelOptions.autoRead, value: false).get() }
+    }
+
+    /// Freezes only the connections on which the client has sent `LISTEN` (a service's listener
+    /// of version notifications), as a database whose listening backend alone was stopped: the
+    /// other connections serve on. ``thaw()`` ends it.
+    public func freezeListeners() async {
+        for channel in listeners.withLockedValue({ $0 }) { try? await channel.setOption(ChannelOptions.autoRead, value: false).get() }
     }
 
     /// Passes everything on again, what waited first.
@@ -51,6 +61,7 @@ public final class OutageProxy: Sendable {
         let open = NIOLockedValueBox<[any Channel]>([])
         let answersLeft = NIOLockedValueBox<Int?>(nil)
         let frozen = NIOLockedValueBox(false)
+        let listeners = NIOLockedValueBox<[any Channel]>([])
         let group = MultiThreadedEventLoopGroup.singleton
         // The server's side counts its answers: the last one armed ends every connection once
         // it has been handed on.
@@ -67,7 +78,7 @@ public final class OutageProxy: Sendable {
             .childChannelInitializer { inbound in
                 ClientBootstrap(group: inbound.eventLoop).connect(host: host, port: port).flatMap { outbound in
                     open.withLockedValue { $0 += [inbound, outbound] }
-                    let (a, b) = Glue.pair(answered: answered)
+                    let (a, b) = Glue.pair(answered: answered) { listeners.withLockedValue { $0 += [inbound, outbound] } }
                     let added = inbound.pipeline.addHandler(a).and(outbound.pipeline.addHandler(b)).map { _ in }
                     guard frozen.withLockedValue({ $0 }) else { return added }
                     return added.flatMap { inbound.setOption(ChannelOptions.autoRead, value: false) }
@@ -75,7 +86,8 @@ public final class OutageProxy: Sendable {
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        return OutageProxy(port: listener.localAddress!.port!, listener: listener, open: open, answersLeft: answersLeft, frozen: frozen)
+        return OutageProxy(port: listener.localAddress!.port!, listener: listener, open: open, answersLeft: answersLeft, frozen: frozen,
+                           listeners: listeners)
     }
 
     /// Ends every connection through the proxy (as ``outage()`` does, the listener left open)
@@ -123,15 +135,18 @@ public final class OutageProxy: Sendable {
         /// On the server's side: reads its messages, and hears how many answers each read ended.
         private var answers: AnswerCounter?
         private let answered: (@Sendable (Int) -> Void)?
+        /// On the client's side: told once when the client sends `LISTEN`.
+        private var listening: (@Sendable () -> Void)?
 
-        private init(answered: (@Sendable (Int) -> Void)?) {
+        private init(answered: (@Sendable (Int) -> Void)?, listening: (@Sendable () -> Void)?) {
             self.answered = answered
+            self.listening = listening
             answers = answered == nil ? nil : AnswerCounter()
         }
 
         /// The client's side, then the server's.
-        static func pair(answered: @escaping @Sendable (Int) -> Void) -> (Glue, Glue) {
-            let (a, b) = (Glue(answered: nil), Glue(answered: answered))
+        static func pair(answered: @escaping @Sendable (Int) -> Void, listening: @escaping @Sendable () -> Void) -> (Glue, Glue) {
+            let (a, b) = (Glue(answered: nil, listening: listening), Glue(answered: answered, listening: nil))
             a.partner = b
             b.partner = a
             return (a, b)
@@ -147,6 +162,10 @@ public final class OutageProxy: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             guard let other = partner?.context else { return }
             let bytes = unwrapInboundIn(data)
+            if let told = listening, bytes.readableBytesView.firstRange(of: Array("LISTEN ".utf8)) != nil {
+                listening = nil
+                told()
+            }
             let ended = answers?.read(bytes) ?? 0
             other.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
             if ended > 0 { answered?(ended) }

@@ -183,4 +183,14 @@ struct EdgeOutputTests {
         let cut = try await Fetchsched.run(["import", "--from", "aware", "--out", dir + "/cut.csv"] + files)
         #expect(cut.status == 1 && cut.err.contains("timezone.csv:2: the file ends inside this line"), "\(cut.err)")
     }
+
+    @Test func shardsOfOtherPoliciesSayTheirPoliciesDiffer() async throws {
+        let dir = Fetchsched.temp()
+        for (i, policies) in ["none", "none,fixed:60m"].enumerated() {
+            let r = try await Fetchsched.run(["bench", Self.sample, "--policies", policies, "--shard", "\(i)/2"])
+            try r.out.write(toFile: dir + "/s\(i).json", atomically: true, encoding: .utf8)
+        }
+        let r = try await Fetchsched.run(["merge", dir + "/s0.json", dir + "/s1.json"])
+        #expect(r.status != 0 && r.err.contains("its policies differ") && !r.err.contains("policies differs"), "\(r.err)")
+    }
 }

@@ -1,5 +1,7 @@
+import FetchAPI
 import FetchCore
 @testable import FetchServer
+import HTTPTypes
 import FetchStorage
 import Foundation
 import Hummingbird
@@ -79,6 +81,29 @@ struct EdgeServerTests {
             }
             #expect(closed, "the connection was kept for the whole trickle")
             #expect(sent < 40, "cut off after \(sent) bytes at 10 a second")
+        }
+    }
+
+    /// A body whose client went away before its end: a 400 saying so, not a 413.
+    @Test func aBodyCutOffByItsClientIsNotCalledTooLarge() async throws {
+        struct Cut: Error {}
+        let parts = AsyncThrowingStream<ByteBuffer, any Error> { c in
+            c.yield(ByteBuffer(string: #"{"events": ["#))
+            c.finish(throwing: Cut())
+        }
+        let request = Request(head: HTTPRequest(method: .post, scheme: "http", authority: "x", path: "/v1/events"),
+                              body: .init(asyncSequence: parts))
+        do {
+            _ = try await FetchServer.RequestBody.decode(API.EventBatch.self, from: request, limit: 1 << 20)
+            Issue.record("a cut body was read")
+        } catch let error as APIError {
+            #expect(error.status == .badRequest && error.message.contains("did not arrive whole"), "\(error.message)")
+        }
+        let large = Request(head: HTTPRequest(method: .post, scheme: "http", authority: "x", path: "/v1/events"),
+                            body: .init(buffer: ByteBuffer(string: String(repeating: " ", count: 2_000))))
+        await #expect(throws: APIError.self) { _ = try await FetchServer.RequestBody.decode(API.EventBatch.self, from: large, limit: 1_000) }
+        do { _ = try await FetchServer.RequestBody.decode(API.EventBatch.self, from: large, limit: 1_000) } catch let error as APIError {
+            #expect(error.status == .contentTooLarge)
         }
     }
 }
