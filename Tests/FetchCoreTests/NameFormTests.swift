@@ -52,4 +52,23 @@ struct NameFormTests {
         }
         #expect(try parse("2025-01-06T08:00:00+01:00,jos\u{E9},com.app,open,") != nil)
     }
+
+    /// The decomposed form after the composed one is met: refused all the same, never found as
+    /// the composed name by the table of names already read (a `String` key).
+    @Test func aDecomposedNameAfterItsComposedTwinIsStillRefused() throws {
+        var parser = CSVLineParser(decoder: RowDecoder())
+        func parse(_ line: String) throws(RowProblem) -> UsageEvent? {
+            var bytes = Array(line.utf8)
+            return try bytes.withUnsafeMutableBufferPointer { (b) throws(RowProblem) in try parser.parse(UnsafeBufferPointer(b)) }
+        }
+        #expect(try parse("2025-01-06T08:00:00+01:00,jos\u{E9},caf\u{E9}.app,open,") != nil)
+        for row in ["2025-01-06T09:00:00+01:00,jose\u{301},cafe\u{301}.app,open,", "2025-01-06T09:00:00+01:00,jos\u{E9},cafe\u{301}.app,open,"] {
+            do {
+                _ = try parse(row)
+                Issue.record("'\(row)' was read")
+            } catch {
+                #expect(error.message.contains("NFC"), "\(error.message)")
+            }
+        }
+    }
 }

@@ -147,7 +147,7 @@ enum FuzzTarget: String, CaseIterable {
             records.append(KnowledgeRecord(key: flags == 1 ? nil : key, stream: stream, start: start, end: end, secondsFromGMT: offset,
                                            string: name, number: number, invalid: flags == 2 ? "ZSTARTDATE is text, not a number" : nil))
         }
-        records.sort { ($0.start.isNaN ? -.infinity : $0.start, $0.key) < ($1.start.isNaN ? -.infinity : $1.start, $1.key) }
+        records.sort { ($0.start.isNaN ? -.infinity : $0.start, $0.key ?? -1) < ($1.start.isNaN ? -.infinity : $1.start, $1.key ?? -1) }
         var log = ImportedLog(), problems = 0
         try? KnowledgeRecord.rows(records, user: "fuzz", into: &log) { _, _ in problems += 1 }
         precondition(problems <= records.count)

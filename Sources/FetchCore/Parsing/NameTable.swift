@@ -36,11 +36,13 @@ public final class NameTable {
 
     /// The id of a name given as UTF-8 bytes, if it has one.
     ///
-    /// Two spellings can be one name (invalid UTF-8 is repaired the same way), so a spelling
-    /// not met before is looked up as text and then remembered.
+    /// A spelling not met before is looked up as text and then remembered, but only when it is
+    /// the name's own bytes: Swift's strings compare by canonical equivalence, so `josé`
+    /// decomposed would find `josé` composed, and must instead go to the caller's checks (which
+    /// refuse it) as a name not met before.
     public func existingID(bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
         if let id = spellings.find(bytes) { return id }
-        guard let id = ids[String(decoding: bytes, as: UTF8.self)] else { return nil }
+        guard let id = ids[String(decoding: bytes, as: UTF8.self)], names[Int(id)].utf8.elementsEqual(bytes) else { return nil }
         spellings.insert(bytes, id: id)
         return id
     }
