@@ -115,7 +115,9 @@ public struct KnowledgeRows: Sendable {
     let focusStarts: [Double]
     private var focusIndex = 0
 
-    /// - Parameter focusStarts: the start of every `/app/inFocus` record, in the order the records come.
+    /// - Parameters:
+    ///   - user: the log's name for the device's user (``KnowledgeRecord/checkUser(_:)``).
+    ///   - focusStarts: the start of every `/app/inFocus` record, in the order the records come.
     public init(user: String, focusStarts: [Double]) {
         self.user = user
         self.focusStarts = focusStarts
