@@ -41,7 +41,7 @@ struct CheckCommand: ParsableCommand {
             try printLine("from \(LocalTime.isoText(first, offsetMinutes: 0)) to \(LocalTime.isoText(last, offsetMinutes: 0))")
             try printLine(EventKind.allCases.filter { counts[Int($0.rawValue)] > 0 }.map { "\($0.logName) \(counts[Int($0.rawValue)])" }.joined(separator: ", "))
         }
-        if let summary = source.skippedSummary { print("skipped invalid rows: \(summary)") }
+        if let summary = source.skippedSummary { try printLine("skipped invalid rows: \(summary)") }
         if timing {
             let s = Runner.seconds(clock.now - started)
             printError("read \(source.rows) rows in \(String(format: "%.2f", s)) s: \(Int(Double(source.rows) / s)) rows/s")
