@@ -28,7 +28,8 @@ public final class SQLiteStore: ServiceStore {
     public init(path: String, writer: Bool = false, existing: Bool = false) throws {
         self.path = path
         if existing && !FileManager.default.fileExists(atPath: path) {
-            throw InputError("the store '\(InputBounds.printable(path))' does not exist (a store is made by 'fetchsched ingest' or 'fetchsched serve')")
+            let shown = InputBounds.printable(path)
+            throw InputError("the store '\(shown)' does not exist (a store is made by 'fetchsched ingest' or 'fetchsched serve')")
         }
         writerLock = writer ? try WriterLock(storePath: path) : nil
         do {

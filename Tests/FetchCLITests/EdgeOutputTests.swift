@@ -96,7 +96,8 @@ struct EdgeOutputTests {
         for stale in ["1", "2", "XXXXXX"] {
             #expect(FileManager.default.createFile(atPath: out + ".partial-" + stale, contents: Data("stale".utf8)))
         }
-        let r = try await Fetchsched.shell("exec /usr/bin/unshare --pid --fork '\(Fetchsched.binary.path)' generate --users 2 --days 2 --out '\(out)'")
+        let binary = Fetchsched.binary.path
+        let r = try await Fetchsched.shell("exec /usr/bin/unshare --pid --fork '\(binary)' generate --users 2 --days 2 --out '\(out)'")
         #expect(r.status == 0, "\(r.err)")
         #expect(try String(contentsOfFile: out, encoding: .utf8).hasPrefix("timestamp,user,app,event,value\n"))
     }

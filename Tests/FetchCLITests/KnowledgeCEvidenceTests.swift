@@ -57,7 +57,8 @@ struct KnowledgeCEvidenceTests {
         #expect(chmod(dir, 0o555) == 0 && chmod(out, 0o777) == 0)
         defer { chmod(dir, 0o755) }
         let before = try Self.snapshot(dir)
-        let command = "exec su nobody -s /bin/sh -c \"'\(Fetchsched.binary.path)' import --from knowledgec --user kim '\(db)' --out '\(out)/kim.csv'\""
+        let binary = Fetchsched.binary.path
+        let command = "exec su nobody -s /bin/sh -c \"'\(binary)' import --from knowledgec --user kim '\(db)' --out '\(out)/kim.csv'\""
         let r = try Fetchsched.shellBlocking(command)
         #expect(r.status == 0, "\(r.err)")
         #expect(try String(contentsOfFile: out + "/kim.csv", encoding: .utf8).contains("com.example.walonly"))

@@ -119,6 +119,20 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(live.plans(apps: userApps, at: nil, horizon: Millis.day))
     }
 
+    // The prediction benchmark (`predict`) for one user with many apps: its cost grows with the
+    // moments, not with moments times apps, as a moment scores at most `PredictionBench.maxAppsScored`
+    // apps. The same 6,000 opens over 300 apps (all scored) and over 3,000 (the bound in force).
+    for apps in [300, 3_000] {
+        let opens = (0..<6_000).map { i in
+            UsageEvent(time: Instant(millis: 1_736_150_400_000 + Int64(i) * Millis.minute), user: 0, app: Int32(i * 7 % apps), kind: .open)
+        }
+        Benchmark("predict-6000-opens-\(apps)-apps", configuration: .init(maxDuration: .seconds(10), maxIterations: 5)) { _ in
+            var bench = PredictionBench(window: 30 * Millis.minute, tick: 15 * Millis.minute, leaveOneOut: false)
+            bench.run(user: 0, events: opens)
+            blackHole(bench.boundedMoments)
+        }
+    }
+
     // Stored model size: one record per user plus one per app the user opened (see SQLiteStore+Models).
     var models: [Int32: UsageModel] = [:]
     for e in events { models[e.user, default: UsageModel()].observe(e) }

@@ -39,7 +39,8 @@ struct CheckCommand: ParsableCommand {
         try printLine("\(events) events, \(source.users.count) users, \(source.apps.count) apps")
         if events > 0 {
             try printLine("from \(LocalTime.isoText(first, offsetMinutes: 0)) to \(LocalTime.isoText(last, offsetMinutes: 0))")
-            try printLine(EventKind.allCases.filter { counts[Int($0.rawValue)] > 0 }.map { "\($0.logName) \(counts[Int($0.rawValue)])" }.joined(separator: ", "))
+            let kinds = EventKind.allCases.filter { counts[Int($0.rawValue)] > 0 }
+            try printLine(kinds.map { "\($0.logName) \(counts[Int($0.rawValue)])" }.joined(separator: ", "))
         }
         if let summary = source.skippedSummary { try printLine("skipped invalid rows: \(summary)") }
         if timing {

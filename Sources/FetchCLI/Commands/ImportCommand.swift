@@ -163,7 +163,9 @@ struct ImportCommand: ParsableCommand {
         if let text = utcOffset {
             // `Z` is a time's mark of UTC, not an offset one gives: +00:00 says the same plainly.
             guard text != "Z" else { throw CLIError("--utc-offset 'Z' is not an offset such as +01:00 or -05:30 (for UTC, give +00:00)") }
-            guard let minutes = UTCOffsetRule.parseOffset(text) else { throw CLIError("--utc-offset '\(InputBounds.printable(text))' is not an offset such as +01:00 or -05:30") }
+            guard let minutes = UTCOffsetRule.parseOffset(text) else {
+                throw CLIError("--utc-offset '\(InputBounds.printable(text))' is not an offset such as +01:00 or -05:30")
+            }
             return .fixed(minutes: minutes)
         }
         if let name = timeZone {

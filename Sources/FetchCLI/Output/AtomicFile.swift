@@ -32,7 +32,7 @@ final class AtomicFile {
             if fd >= 0 {
                 RunStop.shared.removingOnStop(temporary)
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fchmod(fd, 0o644)
+                _ = fchmod(fd, 0o644 & ~Self.creationMask)  // as `open` with 0644 would make it
             }
         case .stream:
             // Non-blocking to open, so a FIFO nobody reads fails at once instead of waiting.
@@ -47,6 +47,14 @@ final class AtomicFile {
         handle = h
         buffer.reserveCapacity(1 << 20)
     }
+
+    /// The process's file-creation mask, read once (`umask` can only be read by setting it, and is
+    /// put back at once): `mkstemp` makes its file 0600 whatever the mask.
+    private static let creationMask: mode_t = {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }()
 
     /// What is at an output path, read without following a symlink.
     enum Kind { case absent, regular, stream }

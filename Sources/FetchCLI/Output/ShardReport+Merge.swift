@@ -19,7 +19,8 @@ extension ShardReport {
             if let other = seen[shard.index] { throw CLIError("\(name) and '\(InputBounds.printable(other))' are both shard \(shard)") }
             seen[shard.index] = path
             if let field = report.run.firstDifference(from: first.report.run) {
-                throw CLIError("\(name) is from another run than '\(InputBounds.printable(first.path))': its \(field) \(field.hasSuffix("s") ? "differ" : "differs")")
+                let verb = field.hasSuffix("s") ? "differ" : "differs"
+                throw CLIError("\(name) is from another run than '\(InputBounds.printable(first.path))': its \(field) \(verb)")
             }
             guard report.results.map(\.policy) == first.report.results.map(\.policy) else {
                 throw CLIError("\(name) has other policies than '\(InputBounds.printable(first.path))'")

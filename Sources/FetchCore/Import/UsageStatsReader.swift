@@ -67,7 +67,8 @@ public struct UsageStatsReader: Sendable {
                 // Its events belong to no profile this can name: never merged into another's.
                 currentUser = nil
                 unreadableProfile = true
-                throw ImportProblem("bad profile", "profile line 'user=\(InputBounds.printable(String(field)))' is not user=N with N from 0 to 999999")
+                let shown = InputBounds.printable(String(field))
+                throw ImportProblem("bad profile", "profile line 'user=\(shown)' is not user=N with N from 0 to 999999")
             }
             unreadableProfile = false
             if firstProfile == nil { firstProfile = n }

@@ -23,7 +23,8 @@ public enum PolicySpec {
             p.label = text
             return p
         },
-        Entry(name: "adaptive@<share>", summary: "adaptive aiming at a share (more than 0, at most 1) of the daily budget, its price steered to it") { text in
+        Entry(name: "adaptive@<share>",
+              summary: "adaptive aiming at a share (more than 0, at most 1) of the daily budget, its price steered to it") { text in
             guard text.hasPrefix("adaptive@"), let share = decimal(text.dropFirst(9)), share > 0, share <= 1 else { return nil }
             return AdaptivePolicy(budgetShare: share, label: text)
         },
@@ -46,7 +47,8 @@ public enum PolicySpec {
             $0 == "appm" ? APPMPolicy() : nil
         },
         Entry(name: "appm:<k>", summary: "appm prefetching k apps (1 to 16) at each unlock") { text in
-            guard text.hasPrefix("appm:"), text.dropFirst(5).allSatisfy(isDigit), let k = Int(text.dropFirst(5)), k >= 1, k <= APPMPolicy.maxApps else { return nil }
+            guard text.hasPrefix("appm:"), text.dropFirst(5).allSatisfy(isDigit), let k = Int(text.dropFirst(5)), k >= 1,
+                  k <= APPMPolicy.maxApps else { return nil }
             return APPMPolicy(apps: k, label: text)
         },
         Entry(name: "ebc", summary: "a published peer: EBC, usage probability against a threshold, stricter per byte on cellular") {
