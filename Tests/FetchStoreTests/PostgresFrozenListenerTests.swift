@@ -24,18 +24,21 @@ struct PostgresFrozenListenerTests {
         // Through the heartbeat, the wait for its notification and the listener's end: a version
         // read every 100 ms, each given 10 s.
         let clock = ContinuousClock(), started = clock.now
-        var unanswered = 0, answered = 0
+        var unanswered = 0, answered = 0, unavailable = 0
         while clock.now - started < VersionWatcher.heartbeat + VersionWatcher.catchUpWait + .seconds(3) {
             switch await ConnectionCloseWatchTests.within(.seconds(10), { try await store.version(user: "ann") }) {
             case nil: unanswered += 1
             case .success?: answered += 1
-            case .failure(let error)?: #expect(error is StoreUnavailable, "\(error)")
+            case .failure(let error)?:
+                unavailable += 1
+                #expect(error is StoreUnavailable, "\(error)")
             }
             try await Task.sleep(for: .milliseconds(100))
         }
         await proxy.thaw()
-        #expect(unanswered == 0, "\(unanswered) requests waited 10 s")
-        #expect(answered > 50)
+        #expect(unanswered == 0, "\(unanswered) requests waited 10 s (\(answered) answered, \(unavailable) unavailable)")
+        // The store reads on meanwhile: at most the requests on the connection the listener handed back fail.
+        #expect(answered > unavailable, "\(answered) answered, \(unavailable) unavailable")
         #expect(heard.withLock { $0.contains { $0.contains("lost") } }, "\(heard.withLock { $0 })")
         await store.close()
         try await db.drop()
