@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FetchStorage
 import Foundation
 
 /// A temporary file of a directory, created by `mkstemp` and unlinked at once: nothing is left
@@ -41,25 +42,12 @@ final class TemporaryFile: @unchecked Sendable {
 
     /// Writes all of `bytes` at `offset`; false with `errno` set when the system would not.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
-        Self.whole(bytes.count) { done in pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done)) }
+        WholeTransfer.run(bytes.count) { done in pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done)) }
     }
 
     /// Fills `buffer` from `offset`; false with `errno` set when the system would not (or the
     /// file ends first).
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
-        Self.whole(buffer.count) { done in pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
-    }
-
-    /// Runs `step` (a `pread` or `pwrite` from `done` bytes on) until `count` bytes are done,
-    /// again after an interruption; false when a step moves nothing or fails.
-    private static func whole(_ count: Int, _ step: (_ done: Int) -> Int) -> Bool {
-        var done = 0
-        while done < count {
-            let n = step(done)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
-            done += n
-        }
-        return true
+        WholeTransfer.run(buffer.count) { done in pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
     }
 }

@@ -81,15 +81,10 @@ final class KnowledgeCCopy {
             if n == 0 { break }
             budget -= Int64(n)
             guard budget >= 0 else { throw ImportProblem("too large", "\(source) grew past \(Self.maxBytes) bytes while it was read") }
-            var done = 0
-            while done < n {
-                let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + done, n - done) }
-                if w < 0 && errno == EINTR { continue }
-                guard w > 0 else {
-                    throw ImportProblem("unreadable", "cannot copy \(source) to \(directory): \(String(cString: strerror(errno))) "
-                                        + "(set TMPDIR to a directory with room)")
-                }
-                done += w
+            let written = buffer.withUnsafeBytes { bytes in WholeTransfer.run(n) { done in write(output, bytes.baseAddress! + done, n - done) } }
+            guard written else {
+                throw ImportProblem("unreadable", "cannot copy \(source) to \(directory): \(String(cString: strerror(errno))) "
+                                    + "(set TMPDIR to a directory with room)")
             }
         }
     }

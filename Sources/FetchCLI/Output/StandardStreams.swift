@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CFetchShims
+import FetchStorage
 import Foundation
 import Synchronization
 
@@ -66,20 +67,10 @@ enum StandardStreams {
         if !ok { throw failure(errno) }
     }
 
-    /// Writes all of `bytes` to `fd`, again after an interruption; false with `errno` set when
-    /// the system would not.
+    /// Writes all of `bytes` to `fd` (``WholeTransfer``); false with `errno` set when the system
+    /// would not.
     private static func whole(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let n = systemWrite(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                if n == 0 { errno = EIO }
-                return false
-            }
-            done += n
-        }
-        return true
+        WholeTransfer.run(bytes.count) { done in systemWrite(fd, bytes.baseAddress! + done, bytes.count - done) }
     }
 
     private static func failure(_ code: Int32) -> CLIError {
