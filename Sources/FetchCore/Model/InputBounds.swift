@@ -37,24 +37,25 @@ public enum InputBounds {
         if name.isEmpty { return "is empty" }
         if name.count > maxNameBytes { return "is \(name.count) bytes long (at most \(maxNameBytes))" }
         // One pass, as it runs on every log row: C0 controls, DEL, C1 controls (U+0080–U+009F,
-        // two bytes in UTF-8: 0xC2 then 0x80–0x9F), and U+FEFF (0xEF 0xBB 0xBF).
-        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        // two bytes in UTF-8: 0xC2 then 0x80–0x9F), U+FEFF (0xEF 0xBB 0xBF), and whether any
+        // scalar may not be its own composed form (a lead byte of U+0300 or above, ``isComposed(_:)``).
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0, highest: UInt8 = 0
         for c in name {
             if c < 0x20 || c == 0x7F || (previous == 0xC2 && c >= 0x80 && c <= 0x9F) { return "holds a control character" }
             if c == 0xBF && previous == 0xBB && beforePrevious == 0xEF { return "holds a byte-order mark (U+FEFF)" }
             beforePrevious = previous
             previous = c
+            highest = max(highest, c)
         }
-        return isComposed(name) ? nil : "is not in Unicode's composed form (NFC): write it composed"
+        return highest < 0xCC || isComposed(name) ? nil : "is not in Unicode's composed form (NFC): write it composed"
     }
 
-    /// Whether `name` (valid UTF-8 or not) is in Unicode normalization form C.
+    /// Whether `name` (valid UTF-8 or not) is in Unicode normalization form C, asked of Foundation.
     ///
-    /// Hand-written only as a quick pass: every scalar below U+0300 is its own composed form and
-    /// combines with nothing before it, and those are the lead bytes below 0xCC, so the names of
-    /// nearly every log are passed without building a string. Others are asked of Foundation.
+    /// Only names with a byte of 0xCC or above come here: every scalar below U+0300 is its own
+    /// composed form and combines with nothing before it, and those are the lead bytes below
+    /// 0xCC, so the names of nearly every log are passed in ``nameProblem(_:)``'s own loop.
     static func isComposed(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard name.contains(where: { $0 >= 0xCC }) else { return true }
         guard let text = String(validating: name, as: UTF8.self) else { return true }  // its decoder's to refuse
         return text.precomposedStringWithCanonicalMapping.utf8.elementsEqual(name)
     }
