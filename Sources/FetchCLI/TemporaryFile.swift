@@ -27,8 +27,11 @@ final class TemporaryFile: @unchecked Sendable {
 
     /// Where temporary files go: `TMPDIR` when it is set and not empty, else `/tmp`. (Foundation's
     /// `NSTemporaryDirectory()` gives `/` for an empty `TMPDIR`.)
-    static var directory: String {
-        guard let dir = ProcessInfo.processInfo.environment["TMPDIR"], !dir.isEmpty else { return "/tmp/" }
+    static var directory: String { directory(in: ProcessInfo.processInfo.environment) }
+
+    /// ``directory`` under the environment `environment`.
+    static func directory(in environment: [String: String]) -> String {
+        guard let dir = environment["TMPDIR"], !dir.isEmpty else { return "/tmp/" }
         return dir.hasSuffix("/") ? dir : dir + "/"
     }
 

@@ -1,3 +1,4 @@
+@testable import FetchCLI
 import FetchSQLite
 import Foundation
 import Testing
@@ -127,6 +128,10 @@ struct EdgeOutputTests {
     @Test func anEmptyTmpdirMeansTmp() async throws {
         let r = try await Fetchsched.run(["replay", Self.sample, "--policy", "none", "--by-user", "--quiet"], environment: ["TMPDIR": ""])
         #expect(r.status == 0, "\(r.err)")
+        // The run above passes as root whatever the directory; the rule itself:
+        #expect(TemporaryFile.directory(in: ["TMPDIR": ""]) == "/tmp/")
+        #expect(TemporaryFile.directory(in: [:]) == "/tmp/")
+        #expect(TemporaryFile.directory(in: ["TMPDIR": "/var/spill"]) == "/var/spill/")
     }
 
     @Test(arguments: [("{\"format\": \"fetchsched-shard\"", "not JSON"), ("{\"format\": \"other\"}", "its format is 'other'"),
