@@ -35,7 +35,8 @@ struct CommandTests {
         let sweeps = Frontier.sweeps(for: .default).flatMap(\.policies)
         #expect(policies == ["none", "ios", "adaptive"] + sweeps + ["oracle", "oracle:opens"])
         let frontiers = try #require(top["frontiers"] as? [[String: Any]])
-        #expect(frontiers.compactMap { $0["family"] as? String } == ["adaptive", "counts", "fixed", "appm", "ebc"])
+        #expect(frontiers.compactMap { $0["family"] as? String }
+            == ["adaptive", "counts", "fixed", "appm", "ebc", "ev-counts", "ev-appm", "ev-adaptive", "ev-learned"])
         for f in frontiers {
             let points = try #require(f["points"] as? [[String: Any]])
             let energies = points.map { $0["energyJoules"] as! Double }
@@ -53,6 +54,9 @@ struct CommandTests {
         let table = try await Fetchsched.run(["bench", Self.sample, "--policies", "none,ios,adaptive", "--frontier", "--format", "markdown"])
         #expect(table.out.contains("| family | points | oracle J | rescued at oracle J |"))
         #expect(table.out.contains("| policy | stale opens | after a screen_on | after another app's open | tick only |"))
+        // And per user, each family at each baseline point of the same user, the worst user named.
+        #expect(table.out.contains("| user | days | adaptive ÷ counts | adaptive ÷ appm |"))
+        #expect(table.out.contains("Worst user: adaptive ÷ counts "))
     }
 
     @Test func benchSweepsOnlyTheFamiliesNamedWithTheOracles() async throws {
@@ -75,7 +79,8 @@ struct CommandTests {
 
     @Test(arguments: [
         (["--sweep", "adaptive"], "give --frontier too"),
-        (["--frontier", "--sweep", "adaptive,bogus"], "--sweep: 'bogus' is not a family (adaptive, counts, fixed, appm, ebc)"),
+        (["--frontier", "--sweep", "adaptive,bogus"],
+         "--sweep: 'bogus' is not a family (adaptive, counts, fixed, appm, ebc, ev-counts, ev-appm, ev-adaptive, ev-learned)"),
         (["--frontier", "--sweep", ""], "--sweep: '' is not a family"),
         (["--frontier", "--sweep", "adaptive,,fixed"], "--sweep: '' is not a family"),
         (["--frontier", "--sweep", "Adaptive"], "--sweep: 'Adaptive' is not a family"),

@@ -14,6 +14,8 @@ struct PredictCommandTests {
             #expect(r.out.contains("\n\(model) "), "\(model)")
         }
         for kind in ["all", "tick", "unlock", "open"] { #expect(r.out.contains(" \(kind) "), "\(kind)") }
+        // Per user too, with the user on whom each model falls furthest below the counting baseline named.
+        #expect(r.out.contains("Worst user, average precision against the counting baseline's: adaptive "), "\(r.out)")
         let html = try String(contentsOfFile: report, encoding: .utf8)
         #expect(html.contains("<svg") && html.contains("Reliability") && html.contains("learned"))
         let again = try await Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario])

@@ -8,7 +8,8 @@ struct HardRuleTests {
     static let policies: [String] = ["greedy", "random", "fixed:15m", "fixed:1m", "oracle", "oracle:opens", "none", "adaptive", "ios", "android",
                                            "push-greedy", "push-adaptive", "adaptive+push",
                                            "counts", "counts:0.05", "learned", "learned:0.005",
-                                           "appm", "appm:8", "ebc", "ebc:0.05"]
+                                           "appm", "appm:8", "ebc", "ebc:0.05",
+                                           "ev-counts", "ev-appm@1", "ev-adaptive@0.04", "ev-learned", "ev-counts:0.001"]
 
     func policy(_ name: String, log: RandomLog, seed: UInt64) -> any FetchPolicy {
         switch name {

@@ -122,6 +122,8 @@ struct BenchCommand: ParsableCommand {
                 // The sweep's points are in the first table; the misses are shown for the policies asked for.
                 let asked = reports.filter { r in Frontier.family(of: r.policy) == nil || policies.split(separator: ",").contains { $0 == r.policy } }
                 out += "\n" + ResultText.frontiers(frontiers, markdown: md) + "\n" + ResultText.missed(asked, markdown: md)
+                let scenario = reports.first?.scenario ?? .default
+                out += "\n" + ResultText.userFrontiers(UserFrontiers(reports, budgetMicroJPerDay: scenario.energyBudgetMicroJ), markdown: md)
             }
             try write(out)
         }

@@ -47,7 +47,7 @@ public struct Frontier: Sendable, Encodable {
     }
 
     /// The families `bench --frontier` sweeps.
-    public static let familyNames = ["adaptive", "counts", "fixed", "appm", "ebc"]
+    public static let familyNames = ["adaptive", "counts", "fixed", "appm", "ebc"] + ValueRuleFamilies.families
     /// Families whose every point is also compared with the others at its energy: the counting
     /// baseline and the published peers, so that what learning buys over each shows point by point.
     public static let baselines = ["counts", "appm", "ebc"]
@@ -73,7 +73,7 @@ public struct Frontier: Sendable, Encodable {
             ("fixed", ["fixed:8h", "fixed:4h", "fixed:2h", "fixed:1h", "fixed:30m", "fixed:15m"]),
             ("appm", ["appm:1", "appm:2", "appm:3", "appm:4", "appm:6", "appm:8", "appm:12"]),
             ("ebc", ["ebc:0.6", "ebc:0.45", "ebc:0.3", "ebc:0.2", "ebc:0.13", "ebc:0.08", "ebc:0.05", "ebc:0.03", "ebc:0.015"]),
-        ]
+        ] + ValueRuleFamilies.families.map { f in (f, ValueRuleFamilies.shares.map { "\(f)@\($0)" }) }
     }
 
     /// The policies `bench --frontier` adds for `families` (comma-separated names from

@@ -55,8 +55,10 @@ extension AdaptivePolicy {
     /// the prediction benchmark scores it: the moment's chance (over the content window where
     /// the policy looks a tick ahead) sharpened by the re-open rhythm, times the share of the
     /// window in which an open would be stale.
+    /// `stretch`, when given, is the model's time of week over `[m.time, m.time + window)`, read once
+    /// for every app of a moment.
     public static func predictedChance(_ app: Int32, at m: PredictionMoment, model: UsageModel, staleShare: Double,
-                                       window: Int64) -> Double {
+                                       window: Int64, stretch: UsageModel.Stretch? = nil) -> Double {
         guard model.sessionTotal > 0 else { return 0 }
         let point: DecisionPoint = switch m.kind {
         case .tick: .tick
@@ -65,8 +67,9 @@ extension AdaptivePolicy {
         case .plug: .wake(.plugged)
         }
         let horizon = m.kind == .tick || (m.kind == .plug && model.plugs == 0) ? window : Millis.minute
-        guard let c = chance(of: app, point, model: model, now: m.time, offsetMinutes: m.offsetMinutes, horizon: horizon),
-              c > 0 else { return 0 }
+        let given = m.kind == .tick ? stretch : nil  // over the window, as the tick reads it
+        guard let c = chance(of: app, point, model: model, now: m.time, offsetMinutes: m.offsetMinutes, horizon: horizon,
+                             stretch: given), c > 0 else { return 0 }
         let weighed = rhythmPoint(point, model: model, now: m.time)
         let reopen = reopenSpan(weighed, horizon: horizon).map { model.reopenProbability(app, at: m.time, within: $0) }
         return sharpened(c, reopen: reopen ?? 1, weighed) * staleShare

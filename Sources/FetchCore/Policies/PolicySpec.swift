@@ -58,6 +58,7 @@ public enum PolicySpec {
             guard text.hasPrefix("ebc:"), let t = decimal(text.dropFirst(4)), t > 0, t <= 1 else { return nil }
             return EBCPolicy(threshold: t, label: text)
         },
+    ] + ValueRuleFamilies.entries + [
         Entry(name: "push-adaptive", summary: "plans silent pushes at content updates, fetches nothing itself") {
             $0 == "push-adaptive" ? PushAdaptivePolicy(alsoFetch: false) : nil
         },

@@ -21,6 +21,7 @@ extension PredictionBench {
                            perUser.map { u in
                                [users[u.user], "\(u.scores[0].examples)"] + u.scores.flatMap { [f($0.logLoss, 4), f($0.averagePrecision, 4)] }
                            })
+        out += worstUsers(users: users)
         out += "\n" + grid(["chance", "examples"] + Self.baseModels.flatMap { ["\($0) mean", "\($0) observed"] },
                            (0..<PredictionScore.calibrationBins).map { b in
                                let lo = Double(b) / Double(PredictionScore.calibrationBins)
@@ -44,6 +45,24 @@ extension PredictionBench {
                                })
         }
         return out
+    }
+}
+
+extension PredictionBench {
+    /// A line naming, per model, the user on whom its average precision is the lowest multiple of
+    /// the counting baseline's: a sum carried by a few users cannot hide the others.
+    func worstUsers(users: NameTable) -> String {
+        guard let counts = Self.baseModels.firstIndex(of: "counts"), !perUser.isEmpty else { return "" }
+        let f = ResultText.fixed
+        let worst = Self.baseModels.indices.filter { $0 != counts }.compactMap { m -> String? in
+            let ratios = perUser.compactMap { u -> (String, Double)? in
+                let base = u.scores[counts].averagePrecision
+                return base > 0 ? (users[u.user], u.scores[m].averagePrecision / base) : nil
+            }
+            guard let w = ratios.min(by: { $0.1 < $1.1 }) else { return nil }
+            return "\(Self.baseModels[m]) \(f(w.1, 2))× counts (\(w.0))"
+        }
+        return "\nWorst user, average precision against the counting baseline's: " + worst.joined(separator: "; ") + "\n"
     }
 }
 

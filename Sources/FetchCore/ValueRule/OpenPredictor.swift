@@ -1,0 +1,97 @@
+/// A model of when a user opens each app, as the value rule (``ValueRulePolicy``) reads it: a
+/// score per app and moment that the rule calibrates per user into a chance, so that any model
+/// `predict` scores can drive the same decisions and be compared by what it buys.
+///
+/// A score need only rank: higher is likelier. The rule learns, per user and kind of moment,
+/// how often an open follows each range of scores (``ChanceCalibration``).
+public protocol OpenPredictor: Sendable {
+    associatedtype State: Sendable
+
+    /// The predictor's name in a policy's (`ev-<name>`).
+    static var name: String { get }
+
+    func makeState() -> State
+
+    /// Learns from one log event of the user.
+    func observe(_ event: UsageEvent, state: inout State)
+
+    /// A score in 0…1 of an open of `app` within `horizon` after `moment`; 0 when the model gives
+    /// it no chance at all (the rule then leaves the app alone).
+    func score(_ app: Int32, at moment: PredictionMoment, horizon: Int64, state: inout State) -> Double
+}
+
+/// The counting baseline's counts (``CountsPolicy/chance(of:at:now:span:offsetMinutes:counts:)``).
+public struct CountsPredictor: OpenPredictor {
+    public static var name: String { "counts" }
+    public init() {}
+    public func makeState() -> OpenCounts { OpenCounts() }
+    public func observe(_ event: UsageEvent, state: inout OpenCounts) { state.observe(event) }
+
+    public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout OpenCounts) -> Double {
+        CountsPolicy.chance(of: app, at: m, counts: state, window: horizon)
+    }
+}
+
+/// APPM's sequence model (``APPMPolicy/chance(of:now:span:model:)``): the next app from the last
+/// ones opened, times the chance it comes within the horizon.
+public struct APPMPredictor: OpenPredictor {
+    public static var name: String { "appm" }
+    public init() {}
+    public func makeState() -> AppSequenceModel { AppSequenceModel() }
+    public func observe(_ event: UsageEvent, state: inout AppSequenceModel) { state.observe(event) }
+
+    public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout AppSequenceModel) -> Double {
+        APPMPolicy.chance(of: app, now: m.time, span: horizon, model: state)
+    }
+}
+
+/// `adaptive`'s habits (``AdaptivePolicy/predictedChance(_:at:model:staleShare:window:stretch:)``).
+public struct HabitsPredictor: OpenPredictor {
+    public struct State: Sendable {
+        public var model = UsageModel()
+        /// The time of week over the horizon of the last tick scored, read once for its apps.
+        var stretch: (time: Int64, events: Int, value: UsageModel.Stretch)?
+    }
+
+    public static var name: String { "adaptive" }
+    public init() {}
+    public func makeState() -> State { State() }
+    public func observe(_ event: UsageEvent, state: inout State) { state.model.observe(event) }
+
+    public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout State) -> Double {
+        var stretch: UsageModel.Stretch? = nil
+        if m.kind == .tick {
+            if let s = state.stretch, s.time == m.time, s.events == state.model.events {
+                stretch = s.value
+            } else {
+                let s = state.model.stretch(from: m.time, span: horizon, offsetMinutes: m.offsetMinutes, smoothed: true)
+                state.stretch = (m.time, state.model.events, s)
+                stretch = s
+            }
+            guard stretch!.anyActive else { return 0 }
+        }
+        return AdaptivePolicy.predictedChance(app, at: m, model: state.model, staleShare: 1, window: horizon, stretch: stretch)
+    }
+}
+
+/// The learned model (``OpenLearner``), starting from the shipped prior and reading the habits
+/// it keeps beside it.
+public struct LearnedPredictor: OpenPredictor {
+    public struct State: Sendable {
+        public var model = UsageModel()
+        public var learner = OpenLearner(prior: LogisticLearner.policyPrior)
+    }
+
+    public static var name: String { "learned" }
+    public init() {}
+    public func makeState() -> State { State() }
+
+    public func observe(_ event: UsageEvent, state: inout State) {
+        state.learner.observe(event)
+        state.model.observe(event)
+    }
+
+    public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout State) -> Double {
+        state.learner.predict(app, at: m, model: state.model, horizon: min(horizon, OpenLearner.defaultWindow))
+    }
+}

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One user's price of energy for the value rule: the expected rescues a joule must buy, set so
+/// that the user's spending comes to a target share of the daily budget.
+///
+/// No price is fixed in advance. The price is read off the user's own opportunities: every fetch
+/// the rule has weighed, by its value per joule, with its energy
+/// (``record(_:cost:energy:budget:at:)``). The price is the value per joule above which the
+/// opportunities of an average day so far would spend the share: the price at which the user's
+/// own days would have spent it. Within a day, spending ahead of the share times the user's
+/// usual demand so far raises the price, so that the day's share is not spent before evening.
+///
+/// Measured and dropped (docs/policies.md, "The value rule"): a correction across days by each
+/// day's spending against the target (a dual price), and a guard against the whole budget only.
+public struct SpendPacing: Sendable {
+    /// Ranges of value per joule, in steps of 2^(1/4), from 2^-24 up.
+    static let bins = 112
+    static let lowestLog2 = -24.0, step = 0.25
+    /// Per range of value per joule, the energy (in shares of a day's budget) of the
+    /// opportunities there.
+    var energy = [Double](repeating: 0, count: bins)
+    /// When the first opportunity came, and the latest.
+    var first: Int64 = .min, latest: Int64 = .min
+    /// The local day of the last decision, and the largest share of a budget spent by then.
+    var day: Int64 = .min
+    var spent = 0.0
+    /// The user's opens by local quarter-hour of the day.
+    var demand = [Double](repeating: 0, count: 96)
+    var demandTotal = 0.0
+    /// The share of the day's demand before each quarter-hour, computed anew when `demandTotal` moves.
+    var elapsedBefore = [Double](repeating: 0, count: 97)
+    var elapsedTotal = -1.0
+    var profiledAt: Int64 = .min
+    /// The price read off the opportunities, and when (nan: to be read).
+    var cached = Double.nan
+    var readAt: Int64 = .min
+
+    public init() {}
+
+    /// How steeply running ahead of the day's share raises the price: a quarter of the share
+    /// ahead of the user's demand so far multiplies it by e. Chosen among 0 to 16 on the development users and two generated
+    /// populations: lower rescues more at equal energy, but spends past 1.5 times the share
+    /// (Benchmarks/RESULTS.md, "The value rule over each predictor").
+    static let guardRate = 4.0
+
+    /// Counts an open into the user's demand by time of day.
+    public mutating func observe(_ e: UsageEvent) {
+        guard e.kind == .open else { return }
+        let quarter = Int(LocalTime.floorMod(e.time.millis + Int64(e.offsetMinutes) * Millis.minute, Millis.day) / (15 * Millis.minute))
+        demand[quarter] += 1
+        demandTotal += 1
+    }
+
+    /// Keeps one opportunity the rule weighed: `value` expected rescues for `cost` joules (what
+    /// it weighs them against), spending `energy` joules of a budget of `budget` joules a day.
+    public mutating func record(_ value: Double, cost: Double, energy spend: Double, budget: Double, at time: Int64) {
+        guard value > 0, cost > 0 else { return }
+        if first == .min { first = time }
+        latest = max(latest, time)
+        energy[Self.bin(value / cost)] += spend / max(1e-9, budget)
+    }
+
+    /// The range of value per joule `x`: floor(4 log2 x) from 2^-24, read from the exponent and
+    /// the significand's quarter-doublings, without a logarithm (it runs for every app weighed).
+    static func bin(_ x: Double) -> Int {
+        guard x.isNormal, x > 0 else { return 0 }
+        let m = x.significand  // in [1, 2)
+        let quarter = m < 1.189207115002721 ? 0 : m < 1.4142135623730951 ? 1 : m < 1.6817928305074290 ? 2 : 3
+        return max(0, min(bins - 1, 4 * (Int(x.exponent) + 24) + quarter))
+    }
+
+    /// The value per joule above which the opportunities so far spend `share` of the budget on an
+    /// average day, with the other rules' fallback `start` before any came.
+    public func read(share: Double, start: Double) -> Double {
+        guard first != .min else { return start }
+        let days = max(0.25, Double(latest - first) / Double(Millis.day))
+        var sum = 0.0
+        for b in stride(from: Self.bins - 1, through: 0, by: -1) {
+            sum += energy[b]
+            if sum / days >= share { return exp2(Self.lowestLog2 + Double(b) * Self.step) }
+        }
+        return exp2(Self.lowestLog2)
+    }
+
+    /// The price now, for a user aiming at `share` of the daily budget.
+    public mutating func price(_ view: UserView, share: Double) -> Double {
+        let today = view.localDay
+        if today != day {
+            day = today
+            spent = 0
+        }
+        let energyShare = Double(view.energyUsedToday) / Double(max(1, view.energyBudget))
+        let cellular = Double(view.cellularUsedToday) / Double(max(1, view.cellularBudget))
+        spent = max(spent, energyShare, cellular)
+        // Read anew each quarter-hour: the opportunities of one moment barely move a day's.
+        if cached.isNaN || view.now.millis >= readAt + 15 * Millis.minute {
+            cached = read(share: share, start: view.scenario.minRescuesPerJoule)
+            readAt = view.now.millis
+        }
+        let ahead = spent / share - elapsed(view)
+        return cached * max(1, exp(Self.guardRate * ahead))
+    }
+
+    /// The share of the user's usual daily demand that comes before the end of now's quarter-hour.
+    mutating func elapsed(_ view: UserView) -> Double {
+        let local = LocalTime.floorMod(view.now.millis + Int64(view.offsetMinutes) * Millis.minute, Millis.day)
+        let quarter = Int(local / (15 * Millis.minute))
+        // Anew with the price, each quarter-hour: one open barely moves a day's profile.
+        if elapsedTotal != demandTotal && (elapsedTotal < 0 || view.now.millis >= profiledAt + 15 * Millis.minute) {
+            profiledAt = view.now.millis
+            // An even day, one open's worth, until the user's own opens outweigh it.
+            var sum = 0.0
+            for q in 0..<96 {
+                elapsedBefore[q] = sum
+                sum += demand[q] + 1.0 / 96
+            }
+            elapsedBefore[96] = sum
+            for q in 0...96 { elapsedBefore[q] /= sum }
+            elapsedTotal = demandTotal
+        }
+        return elapsedBefore[quarter + 1]
+    }
+}
+
+
+

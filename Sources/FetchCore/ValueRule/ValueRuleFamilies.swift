@@ -1,0 +1,46 @@
+/// The value rule over each predictor, as the registry (``PolicySpec``) and the frontier list
+/// them: `ev-<predictor>` and `ev-<predictor>@<share>`.
+public enum ValueRuleFamilies {
+    /// The predictors' names, in the order the frontier sweeps them.
+    public static let predictors = [CountsPredictor.name, APPMPredictor.name, HabitsPredictor.name, LearnedPredictor.name]
+
+    /// The families' names.
+    public static var families: [String] { predictors.map { "ev-\($0)" } }
+
+    /// The shares of the budget a frontier sweeps: from 1% to all of it, each 1.58 times the last.
+    public static let shares = ["0.01", "0.016", "0.025", "0.04", "0.063", "0.1", "0.16", "0.25", "0.4", "0.63", "1"]
+
+    /// The registry's entries: per predictor, the default share, a share, a price.
+    static var entries: [PolicySpec.Entry] {
+        func three<P: OpenPredictor>(_ p: P) -> [PolicySpec.Entry] { [entry(p), shareEntry(p), priceEntry(p)] }
+        return three(CountsPredictor()) + three(APPMPredictor()) + three(HabitsPredictor()) + three(LearnedPredictor())
+    }
+
+    static func entry<P: OpenPredictor>(_ predictor: P) -> PolicySpec.Entry {
+        let name = "ev-\(P.name)"
+        return PolicySpec.Entry(name: name, summary: "the value rule over \(P.name)'s chance, calibrated per user, at the default share") {
+            $0 == name ? ValueRulePolicy(predictor) : nil
+        }
+    }
+
+    static func shareEntry<P: OpenPredictor>(_ predictor: P) -> PolicySpec.Entry {
+        let prefix = "ev-\(P.name)@"
+        return PolicySpec.Entry(name: prefix + "<share>",
+                                summary: "the value rule over \(P.name) aiming at a share (more than 0, at most 1) of the budget") { text in
+            guard text.hasPrefix(prefix), let share = PolicySpec.decimal(text.dropFirst(prefix.count)), share > 0, share <= 1 else {
+                return nil
+            }
+            return ValueRulePolicy(predictor, budgetShare: share, label: text)
+        }
+    }
+
+    static func priceEntry<P: OpenPredictor>(_ predictor: P) -> PolicySpec.Entry {
+        let prefix = "ev-\(P.name):"
+        return PolicySpec.Entry(name: prefix + "<x>", summary: "the value rule over \(P.name) at one price for every user: "
+                                + "x expected rescues per joule (more than 0, at most 10)") { text in
+            guard text.hasPrefix(prefix), let price = PolicySpec.decimal(text.dropFirst(prefix.count)), price > 0,
+                  price <= InputBounds.maxRescuesPerJoule else { return nil }
+            return ValueRulePolicy(predictor, fixedPrice: price, label: text)
+        }
+    }
+}

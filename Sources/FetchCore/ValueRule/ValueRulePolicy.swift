@@ -1,0 +1,124 @@
+/// One decision rule for any predictor: fetch an app when the rescue a fetch now is expected to
+/// buy is worth its energy at the user's price, and more than waiting for a cheaper moment would
+/// buy (docs/policies.md, "The value rule").
+///
+/// At each decision point, for each app the user has opened whose content would be stale within
+/// the horizon (``horizon``):
+/// - the predictor's score of an open within the horizon, calibrated for this user and kind of
+///   moment (``ChanceCalibration``), times the chance the open would find stale content and the
+///   app's record of fetches (as `adaptive` values a fetch), is the value;
+/// - at a wake (an unlock, a plug-in, an open) the radio is awake and the fetch is fetched when
+///   the value reaches the price times its cost;
+/// - at a tick, the radio must wake for it, and the open may yet come after a cheaper moment
+///   (``WaitOdds``, the user's own share): it is fetched when the value it adds over waiting,
+///   `(1 - q) · value`, reaches the price times what it costs over waiting, `cost - q · wakeCost`.
+///
+/// The price is the user's own (``SpendPacing``), steered toward a share of the daily budget.
+public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
+    public struct UserState: Sendable {
+        public var predictor: Predictor.State
+        public var calibration: ChanceCalibration
+        public var pacing: SpendPacing
+        public var waits: WaitOdds
+    }
+
+    public var predictor: Predictor
+    /// The share of the daily budget each user's price steers toward.
+    public var budgetShare: Double
+    /// A price fixed for every user and day instead (expected rescues per joule), nil for the
+    /// user's own: the rule alone, for comparing predictors at equal energy.
+    public var fixedPrice: Double?
+    public var label: String
+    /// Price of a cellular megabyte in joules, at the user's price (as ``AdaptivePolicy``'s).
+    public var megabytePrice = 2.0
+
+    /// The share of the budget a rule aims at when none is given.
+    public static var defaultShare: Double { 0.4 }
+
+    public init(_ predictor: Predictor, budgetShare: Double? = nil, fixedPrice: Double? = nil, label: String? = nil) {
+        self.predictor = predictor
+        self.fixedPrice = fixedPrice
+        self.budgetShare = budgetShare ?? Self.defaultShare
+        self.label = label ?? "ev-\(Predictor.name)"
+    }
+
+    public var name: String { label }
+    public static var observesEvents: Bool { true }
+
+    public func makeState() -> UserState {
+        UserState(predictor: predictor.makeState(), calibration: ChanceCalibration(longest: Self.horizon),
+                  pacing: SpendPacing(), waits: WaitOdds(horizon: Self.horizon))
+    }
+
+    /// How far ahead the rule asks for an open, at every kind of moment: the learned policy's
+    /// horizon (chosen among 2 to 30 minutes, and per kind, on the development logs user by
+    /// user: docs/policies.md, "The value rule").
+    public static var horizon: Int64 { OpenLearner.policyHorizon }
+
+    public func observe(_ event: UsageEvent, state: inout UserState) {
+        state.calibration.observe(event)
+        state.waits.observe(event)
+        state.pacing.observe(event)
+        predictor.observe(event, state: &state.predictor)
+    }
+
+    public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
+        let now = view.now.millis
+        let kind: PredictionMoment.Kind, shared: Bool, opened: Int32
+        switch point {
+        case .tick, .timer: (kind, shared, opened) = (.tick, false, -1)
+        case .wake(.screenOn): (kind, shared, opened) = (.unlock, true, -1)
+        case .wake(.plugged): (kind, shared, opened) = (.plug, true, -1)
+        case .wake: (kind, shared, opened) = (.tick, true, -1)
+        case .open(let app): (kind, shared, opened) = (.open, true, app)
+        case .contentUpdate: return
+        }
+        let moment = PredictionMoment(kind: kind, time: now, offsetMinutes: view.offsetMinutes, opened: opened)
+        var price: Double? = nil
+        // By index, the app passed on as it is: a for-in, or a `let`, copies each app's state out.
+        for i in view.apps.indices where view.apps[i].opens >= 1 && view.apps[i].id != opened {
+            if weigh(view.apps[i], at: moment, shared: shared, view: view, state: &state, price: &price) {
+                decision.fetches.append(view.apps[i].id)
+            }
+        }
+    }
+
+    /// The rule for one app at one moment: whether to fetch it now. `price` is the user's, read
+    /// at the first app weighed.
+    @inline(__always)
+    func weigh(_ app: AppState, at moment: PredictionMoment, shared: Bool, view: UserView, state: inout UserState,
+               price: inout Double?) -> Bool {
+        let now = moment.time, horizon = Self.horizon
+        guard case .stale(let stale) = app.need(at: now, within: horizon) else { return false }
+        let score = predictor.score(app.id, at: moment, horizon: horizon, state: &state.predictor)
+        guard score > 0 else { return false }
+        let chance = state.calibration.chance(score, kind: moment.kind)
+        state.calibration.record(score, kind: moment.kind, app: app.id, at: now, horizon: horizon)
+        let lambda = price ?? fixedPrice ?? state.pacing.price(view, share: budgetShare)
+        price = lambda
+        let value = AdaptivePolicy.value(of: app, chance: chance, stale: stale)
+        let cost = AdaptivePolicy.cost(of: app, view: view, sharedWake: shared, megabytePrice: megabytePrice)
+        // What fetching now adds, against what it costs: over waiting for a cheaper moment at a tick.
+        var (gain, outlay) = (value, cost)
+        if !shared {
+            let q = state.waits.odds(app.id)
+            let wake = AdaptivePolicy.cost(of: app, view: view, sharedWake: true, megabytePrice: megabytePrice)
+            (gain, outlay) = ((1 - q) * value, cost - q * wake)
+        }
+        state.pacing.record(gain, cost: outlay, energy: cost, budget: Double(view.energyBudget) / 1_000_000, at: now)
+        return gain >= lambda * outlay
+    }
+}
+
+extension ValueRulePolicy {
+    /// A replay under this policy, specialized for each built-in predictor: the rule's decision
+    /// runs for every app at every moment, and its generic form looks up type metadata there.
+    @_specialize(where Predictor == CountsPredictor)
+    @_specialize(where Predictor == APPMPredictor)
+    @_specialize(where Predictor == HabitsPredictor)
+    @_specialize(where Predictor == LearnedPredictor)
+    public func replay(scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable, trace: (any TraceSink)?,
+                       archive: (any UserRowArchive)?) -> ReplayDriver {
+        ReplayDriver(Replay(policy: self, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace, archive: archive))
+    }
+}

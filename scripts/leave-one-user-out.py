@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Choose one constant by leave-one-user-out, from `frontier-by-user.py --json` runs, one per
+candidate value: for each tuning user, the value that does best on the other tuning users, and
+how that choice does on the user left out; users held apart are never used to choose and are
+reported apart, as the check of the protocol.
+
+Usage: scripts/leave-one-user-out.py --figure ev-adaptive/counts#geo \
+         --candidates 0=k0.json,4=k4.json ... [--apart nextapp-i,nextapp-t]
+
+A figure is a key of the JSON's per-user objects (a geometric mean over a baseline's points,
+`<family>/<baseline>#geo`, or a family's multiple at oracle:opens' energy); higher is better.
+"""
+import argparse, json, math, sys
+
+
+def gmean(xs):
+    return math.exp(sum(math.log(max(1e-9, x)) for x in xs) / len(xs))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--figure", required=True, action="append", help="higher is better; several are multiplied (geometric mean)")
+    ap.add_argument("--candidates", required=True, help="value=file.json,...")
+    ap.add_argument("--apart", default="", help="users held out of every choice, reported apart")
+    a = ap.parse_args()
+    runs = {}
+    for item in a.candidates.split(","):
+        value, path = item.split("=", 1)
+        with open(path) as f:
+            runs[value] = json.load(f)["users"]
+    values = list(runs)
+    users = sorted(set.intersection(*(set(r) for r in runs.values())))
+    apart = [u for u in a.apart.split(",") if u]
+    tuning = [u for u in users if u not in apart]
+
+    def score(value, user):
+        return gmean([runs[value][user][f] for f in a.figure])
+
+    print(f"Figure: {' × '.join(a.figure)}; candidates {', '.join(values)}; {len(tuning)} tuning users, {len(apart)} held apart\n")
+    print("| value | " + " | ".join(["mean over tuning users", "worst tuning user"] + [f"{u} (apart)" for u in apart]) + " |")
+    print("|---|" + "---:|" * (2 + len(apart)))
+    for v in values:
+        per = [score(v, u) for u in tuning]
+        print(f"| {v} | {gmean(per):.3f} | {min(per):.3f} | " + " | ".join(f"{score(v, u):.3f}" for u in apart) + " |")
+    chosen, left_out = {}, []
+    for u in tuning:
+        others = [o for o in tuning if o != u]
+        best = max(values, key=lambda v: gmean([score(v, o) for o in others]))
+        chosen[best] = chosen.get(best, 0) + 1
+        left_out.append(score(best, u))
+    final = max(values, key=lambda v: gmean([score(v, o) for o in tuning]))
+    print(f"\nLeft out in turn: the value chosen on the other tuning users, on the user left out: mean {gmean(left_out):.3f}, "
+          f"worst {min(left_out):.3f}; chosen {', '.join(f'{v} ({n}×)' for v, n in chosen.items())}.")
+    print(f"On all tuning users: {final}" + (f"; on the users held apart: " + ", ".join(f"{u} {score(final, u):.3f}" for u in apart)
+                                             if apart else ""))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
