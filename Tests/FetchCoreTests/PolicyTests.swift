@@ -19,7 +19,7 @@ struct PolicyTests {
             #expect(PolicySpec.parse(example, launch: { _ in EchoPeer() }) != nil, "\(entry.name)")
             #expect(PolicySpec.helpText.contains("\(entry.name): \(entry.summary)"))
         }
-        #expect(PolicySpec.known.count == 20)
+        #expect(PolicySpec.known.count == 20 + 3 * ValueRuleFamilies.predictors.count)
         for bad in ["sometimes", "fixed:0s", "adaptive:-1", "oracle:draws", ""] { #expect(PolicySpec.parse(bad) == nil, "\(bad)") }
     }
 
