@@ -42,9 +42,9 @@ public struct SpendPacing: Sendable {
     public init() {}
 
     /// How steeply running ahead of the day's share raises the price: a quarter of the share
-    /// ahead of the user's demand so far multiplies it by e. Chosen among 0 to 16 on the development users and two generated
-    /// populations: lower rescues more at equal energy, but spends past 1.5 times the share
-    /// (Benchmarks/RESULTS.md, "The value rule over each predictor").
+    /// ahead of the user's demand so far multiplies it by e. Chosen among 0 to 16 on the
+    /// development users and two generated populations: lower rescues more at equal energy, but
+    /// spends past 1.5 times the share (Benchmarks/RESULTS.md, "The value rule over each predictor").
     static let guardRate = 4.0
 
     /// Counts an open into the user's demand by time of day.
