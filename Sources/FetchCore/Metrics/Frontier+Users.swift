@@ -25,12 +25,10 @@ public struct UserFrontiers: Sendable {
     public init(_ reports: [ReplayResult], budgetMicroJPerDay: Int64) {
         let byFamily = Dictionary(grouping: reports.filter { Frontier.family(of: $0.policy) != nil }) { Frontier.family(of: $0.policy)! }
         families = Frontier.familyNames.filter { byFamily[$0] != nil && !Self.baselines.contains($0) }
-        let opens = reports.first { $0.policy == "oracle:opens" }
         var rows: [Row] = []
-        guard let first = reports.first else { self.rows = []; return }
         let columns = reports.map { Array($0.perUser) }
-        let oracleOpens = opens.map { Array($0.perUser) }
-        for (u, userRow) in columns[0].enumerated() {
+        let oracleOpens = reports.firstIndex { $0.policy == "oracle:opens" }.map { columns[$0] }
+        for (u, userRow) in (columns.first ?? []).enumerated() {
             var row = Row(user: userRow.user, days: userRow.days, versus: [:], atOracleOpens: [:])
             let budget = joules(budgetMicroJPerDay) * Double(userRow.days)
             func points(_ family: String) -> [Frontier.Point] {
@@ -55,7 +53,6 @@ public struct UserFrontiers: Sendable {
             }
             rows.append(row)
         }
-        _ = first
         self.rows = rows
     }
 
