@@ -1,4 +1,4 @@
-import FetchCore
+@testable import FetchCore
 import FetchTesting
 import Testing
 
@@ -61,24 +61,76 @@ struct ValueRuleTests {
         #expect(abs(w.odds(3) - 0.5) < 0.05)
     }
 
-    /// A day of opportunities, ten at each value per joule 1/2, 1/4, … 1/1024, each spending 1% of
-    /// the budget: the price that spends 30% a day is the one that keeps the top three values.
-    @Test(arguments: [0.1, 0.3, 0.5])
+    /// A day of opportunities, ten at each value per joule 1/2, 1/4, … 1/1024 spread over it,
+    /// each spending 1% of the budget: the price that spends 35% a day is the one that keeps the
+    /// top four values.
+    @Test(arguments: [0.15, 0.35, 0.55])
     func thePriceIsReadOffTheUsersOwnOpportunities(share: Double) {
         var pacing = SpendPacing()
         let budget = 1000.0
-        for k in 1...10 {
-            for i in 0..<10 {
-                let t = Int64(k * 10 + i) * Millis.day / 100
+        for i in 0..<10 {
+            for k in 1...10 {
+                let t = Int64(i * 10 + k) * Millis.day / 100
                 pacing.record(1 / Double(1 << k), cost: 1, energy: 0.01 * budget, budget: budget, at: t)
             }
         }
-        pacing.record(1e-9, cost: 1, energy: 0, budget: budget, at: Millis.day)  // a full day seen
         let price = pacing.read(share: share, start: 0)
         let kept = (1...10).filter { 1 / Double(1 << $0) >= price }.count
-        #expect(kept == Int((share * 10).rounded()), "price \(price)")
+        #expect(kept == Int((share * 10).rounded(.up)), "price \(price)")
         // A larger share never asks a higher price.
         #expect(pacing.read(share: share * 1.5, start: 0) <= price)
+    }
+
+    /// Ten days of opportunities, 40% of a budget a day: five days at 1/2 rescue per joule and
+    /// five at 1/64. Read for 25% a day, the user whose dear days are the recent ones pays the
+    /// high price; the user whose dear days came first, the low one.
+    @Test func theRecentDaysWeighMoreInThePrice() {
+        func pacing(dearFirst: Bool) -> SpendPacing {
+            var p = SpendPacing()
+            for d in 0..<10 {
+                let value = (d < 5) == dearFirst ? 0.5 : 1.0 / 64
+                for i in 0..<40 {
+                    p.record(value, cost: 1, energy: 10, budget: 1000, at: Int64(d) * Millis.day + Int64(i) * Millis.day / 40)
+                }
+            }
+            return p
+        }
+        #expect(pacing(dearFirst: false).read(share: 0.25, start: 0) == 0.5)
+        #expect(pacing(dearFirst: true).read(share: 0.25, start: 0) == 1.0 / 64)
+    }
+
+    /// A user kept for years, and one back after a century: the weights are rebased as they grow,
+    /// and the price stays the value every day offered.
+    @Test(arguments: [Int64(1), 36_500])
+    func thePriceStaysFiniteOverYearsAndGaps(gapDays: Int64) {
+        var p = SpendPacing()
+        var t: Int64 = 0
+        for d in 0..<3000 {
+            p.record(0.125, cost: 1, energy: 500, budget: 1000, at: t)
+            p.record(1.0 / 1024, cost: 1, energy: 500, budget: 1000, at: t + Millis.day / 2)
+            t += (d == 1000 ? gapDays : 1) * Millis.day
+        }
+        #expect(p.read(share: 0.4, start: 0) == 0.125)
+        #expect(p.energy.allSatisfy { $0.isFinite } && p.weightNow.isFinite)
+    }
+
+    /// Five days of ten opens, then a day with thirty by noon: that day may have spent three
+    /// days' shares; a day with fewer opens so far than the average day's, or the user's first,
+    /// only the usual day's share so far.
+    @Test func aBusyDayMaySpendAsMuchMoreAsItHasMoreOpens() {
+        var p = SpendPacing()
+        #expect(p.allowance(today: 0, elapsed: 0.5) == 0.5)
+        func opens(_ n: Int64, day: Int64) {
+            for i in Int64(0)..<n { p.observe(open(1, at: day * Millis.day + 8 * Millis.hour + i * Self.minute)) }
+        }
+        for d in Int64(0)..<4 { opens(10, day: d) }
+        opens(5, day: 4)
+        #expect(p.allowance(today: 4, elapsed: 0.6) == 0.6)
+        opens(5, day: 4)
+        opens(30, day: 5)
+        #expect(p.allowance(today: 5, elapsed: 0.5) == 3)
+        // The next day, before its first open, is a usual day again.
+        #expect(p.allowance(today: 6, elapsed: 0.1) == 0.1)
     }
 
     /// Ten days on which `mail` follows `news` two minutes later, at 07:00.
@@ -122,9 +174,10 @@ struct ValueRuleTests {
             let sweep = Frontier.sweeps(for: .default).first { $0.family == family }!.policies
             #expect(sweep.count == ValueRuleFamilies.shares.count && sweep.allSatisfy { PolicySpec.parse($0) != nil })
         }
-        // The shares run from 1% to the whole budget, no two neighbours more than 1.6× apart.
+        // The shares run from 1% to the whole budget, no two neighbours more than 1.3× apart, so
+        // that spending landing near a share still keeps the points within 1.6× in energy.
         let shares = ValueRuleFamilies.shares.compactMap(Double.init)
-        #expect(shares.first == 0.01 && shares.last == 1)
-        #expect(zip(shares, shares.dropFirst()).allSatisfy { $1 / $0 <= 1.6 })
+        #expect(shares.count == ValueRuleFamilies.shares.count && shares.first == 0.01 && shares.last == 1)
+        #expect(zip(shares, shares.dropFirst()).allSatisfy { $1 > $0 && $1 / $0 <= 1.3 })
     }
 }

@@ -59,18 +59,16 @@ public struct HabitsPredictor: OpenPredictor {
     public func observe(_ event: UsageEvent, state: inout State) { state.model.observe(event) }
 
     public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout State) -> Double {
-        var stretch: UsageModel.Stretch? = nil
-        if m.kind == .tick {
-            if let s = state.stretch, s.time == m.time, s.events == state.model.events {
-                stretch = s.value
-            } else {
-                let s = state.model.stretch(from: m.time, span: horizon, offsetMinutes: m.offsetMinutes, smoothed: true)
-                state.stretch = (m.time, state.model.events, s)
-                stretch = s
-            }
-            guard stretch!.anyActive else { return 0 }
+        guard m.kind == .tick else {
+            return AdaptivePolicy.predictedChance(app, at: m, model: state.model, staleShare: 1, window: horizon)
         }
-        return AdaptivePolicy.predictedChance(app, at: m, model: state.model, staleShare: 1, window: horizon, stretch: stretch)
+        if state.stretch?.time != m.time || state.stretch?.events != state.model.events {
+            let s = state.model.stretch(from: m.time, span: horizon, offsetMinutes: m.offsetMinutes, smoothed: true)
+            state.stretch = (m.time, state.model.events, s)
+        }
+        // Read in place: a copy of the stretch for each app weighed showed in profiles.
+        guard state.stretch!.value.anyActive else { return 0 }
+        return AdaptivePolicy.predictedChance(app, at: m, model: state.model, staleShare: 1, window: horizon, stretch: state.stretch!.value)
     }
 }
 

@@ -11,11 +11,14 @@ import Darwin
 /// the rule has weighed, by its value per joule, with its energy
 /// (``record(_:cost:energy:budget:at:)``). The price is the value per joule above which the
 /// opportunities of an average day so far would spend the share: the price at which the user's
-/// own days would have spent it. Within a day, spending ahead of the share times the user's
-/// usual demand so far raises the price, so that the day's share is not spent before evening.
+/// own days would have spent it, the recent days weighing more. Within a day, spending ahead of
+/// the share times the user's usual demand so far raises the price, so that the day's share is
+/// not spent before evening; a day busier than the user's average may spend as much more.
 ///
 /// Measured and dropped (docs/policies.md, "The value rule"): a correction across days by each
-/// day's spending against the target (a dual price), and a guard against the whole budget only.
+/// day's spending against the target (a dual price, or a ratio of the shares spent to those
+/// asked), a guard against the whole budget only, and counting an app's stretch of staleness
+/// once rather than at each moment it was weighed.
 public struct SpendPacing: Sendable {
     /// Ranges of value per joule, in steps of 2^(1/4), from 2^-24 up.
     static let bins = 112
@@ -35,6 +38,14 @@ public struct SpendPacing: Sendable {
     var elapsedBefore = [Double](repeating: 0, count: 97)
     var elapsedTotal = -1.0
     var profiledAt: Int64 = .min
+    /// The local day of the last open, the opens of that day so far, and the days with opens.
+    var openDay: Int64 = .min
+    var opensToday = 0.0
+    var openDays = 0.0
+    /// Where an opportunity's weight is 1 (the first, moved on as the weights grow), and the
+    /// weight at the last moment an opportunity came.
+    var origin: Int64 = .min
+    var weighedAt: Int64 = .min, weightNow = 1.0
     /// The price read off the opportunities, and when (nan: to be read).
     var cached = Double.nan
     var readAt: Int64 = .min
@@ -47,21 +58,54 @@ public struct SpendPacing: Sendable {
     /// spends past 1.5 times the share (Benchmarks/RESULTS.md, "The value rule over each predictor").
     static let guardRate = 4.0
 
-    /// Counts an open into the user's demand by time of day.
+    /// How fast a user's older opportunities fade from the price's reading: their weight halves
+    /// with each this many days, so that a user whose days change (a quiet week, then busy ones)
+    /// is priced by the recent ones. Chosen by leaving one user out (Benchmarks/RESULTS.md): the
+    /// rescues at equal energy do not tell 0, 3 and 7 days apart, and 3 keeps each user's spending
+    /// nearest the share asked.
+    static let halfLifeDays = 3.0
+
+    /// Counts an open into the user's demand by time of day, and into the day's opens.
     public mutating func observe(_ e: UsageEvent) {
         guard e.kind == .open else { return }
-        let quarter = Int(LocalTime.floorMod(e.time.millis + Int64(e.offsetMinutes) * Millis.minute, Millis.day) / (15 * Millis.minute))
+        let local = e.time.millis + Int64(e.offsetMinutes) * Millis.minute
+        let quarter = Int(LocalTime.floorMod(local, Millis.day) / (15 * Millis.minute))
         demand[quarter] += 1
         demandTotal += 1
+        let day = LocalTime.floorDiv(local, Millis.day)
+        if day != openDay {
+            openDay = day
+            opensToday = 0
+            openDays += 1
+        }
+        opensToday += 1
     }
 
     /// Keeps one opportunity the rule weighed: `value` expected rescues for `cost` joules (what
     /// it weighs them against), spending `energy` joules of a budget of `budget` joules a day.
     public mutating func record(_ value: Double, cost: Double, energy spend: Double, budget: Double, at time: Int64) {
         guard value > 0, cost > 0 else { return }
-        if first == .min { first = time }
+        if first == .min { (first, origin) = (time, time) }
         latest = max(latest, time)
-        energy[Self.bin(value / cost)] += spend / max(1e-9, budget)
+        // The weight once per moment: the rule weighs every app at one moment.
+        if time != weighedAt {
+            weighedAt = time
+            weightNow = weight(at: time)
+            if weightNow > 0x1p64 {
+                // Rebased to now before the weights could overflow (a user kept for years, or a
+                // long gap): the older ones shrink alike, to nothing after a gap of centuries.
+                for b in energy.indices { energy[b] /= weightNow }
+                origin = time
+                weightNow = 1
+            }
+        }
+        energy[Self.bin(value / cost)] += spend / max(1e-9, budget) * weightNow
+    }
+
+    /// The weight of an opportunity at `time`: it doubles each half-life (``halfLifeDays``), so
+    /// that each older one counts half as much as one that much later.
+    func weight(at time: Int64) -> Double {
+        exp2(Double(time - origin) / (Self.halfLifeDays * Double(Millis.day)))
     }
 
     /// The range of value per joule `x`: floor(4 log2 x) from 2^-24, read from the exponent and
@@ -74,14 +118,17 @@ public struct SpendPacing: Sendable {
     }
 
     /// The value per joule above which the opportunities so far spend `share` of the budget on an
-    /// average day, with the other rules' fallback `start` before any came.
+    /// average day, the recent days weighing more, with the other rules' fallback `start` before
+    /// any came.
     public func read(share: Double, start: Double) -> Double {
         guard first != .min else { return start }
-        let days = max(0.25, Double(latest - first) / Double(Millis.day))
+        // The days so far, weighed as the opportunities are: h / ln 2 · (1 − 2^(−days / h)).
+        let h = Self.halfLifeDays, days = Double(latest - first) / Double(Millis.day)
+        let target = share * max(0.25, h / M_LN2 * (1 - exp2(-days / h))) * weight(at: latest)
         var sum = 0.0
         for b in stride(from: Self.bins - 1, through: 0, by: -1) {
             sum += energy[b]
-            if sum / days >= share { return exp2(Self.lowestLog2 + Double(b) * Self.step) }
+            if sum >= target { return exp2(Self.lowestLog2 + Double(b) * Self.step) }
         }
         return exp2(Self.lowestLog2)
     }
@@ -101,8 +148,17 @@ public struct SpendPacing: Sendable {
             cached = read(share: share, start: view.scenario.minRescuesPerJoule)
             readAt = view.now.millis
         }
-        let ahead = spent / share - elapsed(view)
+        let ahead = spent / share - allowance(today: today, elapsed: elapsed(view))
         return cached * max(1, exp(Self.guardRate * ahead))
+    }
+
+    /// How much of the day's share the user may have spent by now: the share of a usual day's
+    /// demand that has come (`elapsed`), or, on a day busier than the user's average so far, its
+    /// opens over the average day's. A busy day is where the rescues are, and a guard that held
+    /// it to a usual day's spending left them to the quiet days (Benchmarks/RESULTS.md).
+    func allowance(today: Int64, elapsed: Double) -> Double {
+        guard openDays > 1, openDay == today else { return elapsed }
+        return max(elapsed, opensToday * (openDays - 1) / max(1, demandTotal - opensToday))
     }
 
     /// The share of the user's usual daily demand that comes before the end of now's quarter-hour.

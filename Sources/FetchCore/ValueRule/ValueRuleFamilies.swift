@@ -7,8 +7,11 @@ public enum ValueRuleFamilies {
     /// The families' names.
     public static var families: [String] { predictors.map { "ev-\($0)" } }
 
-    /// The shares of the budget a frontier sweeps: from 1% to all of it, each 1.58 times the last.
-    public static let shares = ["0.01", "0.016", "0.025", "0.04", "0.063", "0.1", "0.16", "0.25", "0.4", "0.63", "1"]
+    /// The shares of the budget a frontier sweeps: from 1% to all of it, each about 1.26 times the
+    /// last, so that the points' energies stay within 1.6 times of their neighbours' though each
+    /// user's spending lands near, not on, the share asked.
+    public static let shares = ["0.01", "0.013", "0.016", "0.02", "0.025", "0.032", "0.04", "0.05", "0.063", "0.08", "0.1",
+                                "0.13", "0.16", "0.2", "0.25", "0.32", "0.4", "0.5", "0.63", "0.8", "1"]
 
     /// The registry's entries: per predictor, the default share, a share, a price.
     static var entries: [PolicySpec.Entry] {
