@@ -29,16 +29,22 @@ struct ReopenRhythm {
 
     @inline(__always)
     private static func probability(_ gaps: SIMD16<Float>, from: Double, k: Double, within span: Int64) -> Double {
-        let bounds = UsageModel.gapBounds  // once, not a static's lazy access per bucket
         let to = from + Double(span) / Double(Millis.minute)
         var within = 0.0, later = 0.0, lower = 0.0
-        for i in gaps.indices {
-            let upper = Double(bounds[i]), mass = Double(gaps[i])
-            defer { lower = upper }
-            guard mass > 0, upper > from else { continue }
-            let width = upper - lower
-            later += mass * (upper - max(lower, from)) / width
-            within += mass * max(0, min(upper, to) - max(lower, from)) / width
+        // Lanes read through memory: a vector read lane by lane in registers is stored whole to
+        // the stack for each lane, and this runs for every app the value rule weighs.
+        withUnsafeBytes(of: gaps) { gaps in
+            withUnsafeBytes(of: UsageModel.gapBounds) { bounds in
+                for i in 0..<16 {
+                    let upper = Double(bounds.load(fromByteOffset: 4 * i, as: Float.self))
+                    let mass = Double(gaps.load(fromByteOffset: 4 * i, as: Float.self))
+                    defer { lower = upper }
+                    guard mass > 0, upper > from else { continue }
+                    let width = upper - lower
+                    later += mass * (upper - max(lower, from)) / width
+                    within += mass * max(0, min(upper, to) - max(lower, from)) / width
+                }
+            }
         }
         return min(1, (within + 0.02 * k) / (later + k))
     }
