@@ -105,7 +105,7 @@ struct ValueRuleTests {
     func thePriceStaysFiniteOverYearsAndGaps(gapDays: Int64) {
         var p = SpendPacing()
         var t: Int64 = 0
-        for d in 0..<3000 {
+        for d in 0..<3300 {  // past 2^1024 of weight without a rebase
             p.record(0.125, cost: 1, energy: 500, budget: 1000, at: t)
             p.record(1.0 / 1024, cost: 1, energy: 500, budget: 1000, at: t + Millis.day / 2)
             t += (d == 1000 ? gapDays : 1) * Millis.day

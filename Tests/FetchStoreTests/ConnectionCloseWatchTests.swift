@@ -19,21 +19,8 @@ struct ConnectionCloseWatchTests {
         let proxy = try await OutageProxy.start(to: try #require(cluster.host), port: cluster.port ?? 5432)
         // Opening the store connects within `wait` too; on a loaded machine a first connection
         // through the proxy can take longer than a short wait.
-        let store = try await settingUp { try await PostgresStore(url: proxy.route(db.url), maxConnections: 2, connectionWait: wait) }
+        let store = try await StoreRetry.triedAgain { try await PostgresStore(url: proxy.route(db.url), maxConnections: 2, connectionWait: wait) }
         return (store, proxy, db)
-    }
-
-    /// A step of a test's set-up against a store with a short wait (opening it, a first write, a
-    /// write once the database answers again), tried again when a loaded machine makes it miss
-    /// the wait, as a client is told to: a few times, each bounded by the wait. A step the test
-    /// asks about is never wrapped in this.
-    static func settingUp<T>(_ step: () async throws -> T) async throws -> T {
-        for attempt in 1...5 {
-            do {
-                return try await step()
-            } catch is StoreUnavailable where attempt < 5 {}
-        }
-        preconditionFailure("the last attempt returns or throws")
     }
 
     @Test func aQueryWrittenAfterTheConnectionClosedFailsAsUnavailable() async throws {

@@ -146,14 +146,8 @@ struct FirstLoadTests {
                     let app = i % 2 == 0 ? "app\(i)" : "own\(round)-\(i)"  // some names the log has, some it has not
                     let group = [[ServiceStoreTests.event("w\(i)", user: "svc", minute: Int64(i), app: app)]]
                     // A write waits behind the load's lock; on a loaded machine past the write's
-                    // deadline (issue 64), when nothing of it is stored and the client sends it
-                    // again, as the API tells it to: a few times, each bounded by the deadline.
-                    for attempt in 1...5 {
-                        do {
-                            _ = try await instance.appendGroup(group)[0].get()
-                            break
-                        } catch is StoreUnavailable where attempt < 5 {}
-                    }
+                    // deadline (issue 64), when the client sends it again.
+                    _ = try await StoreRetry.triedAgain { try await instance.appendGroup(group)[0].get() }
                 }
             }()
             let (stats, _) = try await (load, writes)

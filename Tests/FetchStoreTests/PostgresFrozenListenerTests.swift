@@ -15,7 +15,7 @@ import Testing
 struct PostgresFrozenListenerTests {
     @Test func everyRequestIsAnsweredAsTheStoreNoticesItsListenerIsGone() async throws {
         let (store, proxy, db) = try await ConnectionCloseWatchTests.store(wait: .seconds(1))
-        _ = try await ConnectionCloseWatchTests.settingUp { try await store.appendGroup([PostgresFrozenTests.batch("ann", from: 0)]) }
+        _ = try await StoreRetry.triedAgain { try await store.appendGroup([PostgresFrozenTests.batch("ann", from: 0)]) }
         let heard = Mutex<[String]>([])
         store.watchVersions { news in heard.withLock { $0.append("\(news)") } }
         for _ in 0..<100 where !heard.withLock({ $0.contains { $0.contains("listening") } }) { try await Task.sleep(for: .milliseconds(50)) }

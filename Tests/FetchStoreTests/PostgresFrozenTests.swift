@@ -42,7 +42,7 @@ struct PostgresFrozenTests {
 
     @Test func aWriteToADatabaseThatStopsAnsweringFailsWithinItsWaitAndIsNeverStored() async throws {
         let (store, proxy, db) = try await ConnectionCloseWatchTests.store(wait: .seconds(1))
-        _ = try await ConnectionCloseWatchTests.settingUp { try await store.appendGroup([Self.batch("ann", from: 0)]) }
+        _ = try await StoreRetry.triedAgain { try await store.appendGroup([Self.batch("ann", from: 0)]) }
         await proxy.freeze()
         let clock = ContinuousClock(), started = clock.now
         let outcome = await ConnectionCloseWatchTests.within(.seconds(20)) { try await store.appendGroup([Self.batch("bob", from: 100)]) }
@@ -59,7 +59,7 @@ struct PostgresFrozenTests {
         // `COMMIT` among it, so the write given up on is not stored.
         #expect(try await PostgresIngestOutageTests.events(in: db) == 3)
         // The store serves again.
-        _ = try await ConnectionCloseWatchTests.settingUp { try await store.appendGroup([Self.batch("cid", from: 200)]) }
+        _ = try await StoreRetry.triedAgain { try await store.appendGroup([Self.batch("cid", from: 200)]) }
         #expect(try await PostgresIngestOutageTests.events(in: db) == 6)
         await store.close()
         try await db.drop()
