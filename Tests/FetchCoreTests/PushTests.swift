@@ -1,5 +1,6 @@
 import FetchCore
 import FetchTesting
+import Synchronization
 import Testing
 
 /// Silent pushes: the hourly rate limit, holding and piggybacking, and credit for rescues.
@@ -32,6 +33,48 @@ struct PushTests {
         #expect(report.violations == 0)
         // The open at 08:41 finds the 08:40 push fetch's content: a rescue credited to pushes.
         #expect(report.total.rescuedOpens == 1 && p.rescuedOpens == 1)
+    }
+
+    /// A policy that fetches `mail` at its first decision from 08:30 on each day, keeping what
+    /// each view says the day has spent, in all and by the policy's own fetches.
+    struct SpendWatcher: FetchPolicy {
+        final class Seen: Sendable {
+            let views = Mutex<[(time: Int64, all: Int64, own: Int64)]>([])
+        }
+        let seen = Seen()
+        let mail: Int32
+        var name: String { "spend-watcher" }
+        func makeState() -> Int64 { .min }
+        func decide(_ point: DecisionPoint, view: UserView, state lastDay: inout Int64, decision: inout Decision) {
+            seen.views.withLock { $0.append((view.now.millis, view.energyUsedToday, view.policyEnergyToday)) }
+            let local = LocalTime.floorMod(view.now.millis + Int64(view.offsetMinutes) * Millis.minute, Millis.day)
+            if view.localDay != lastDay && local >= 8 * Millis.hour + 30 * Millis.minute {
+                lastDay = view.localDay
+                decision.fetches.append(mail)
+            }
+        }
+    }
+
+    @Test func theViewCountsThePolicysOwnFetchesApartFromThosePushesStart() throws {
+        var log = burst()
+        log.open("mail", at: "07:10")
+        log.open("mail", at: "09:00", plusDays: 1)
+        let trace = RecordingTrace()
+        let watcher = SpendWatcher(mail: log.apps.id("mail"))
+        _ = log.replay(watcher, trace: trace)
+        let seen = watcher.seen.views.withLock { $0 }
+        let mail = log.apps.id("mail")
+        let own = trace.rows.filter { $0.app == mail && $0.refusal == nil }
+        let pushed = trace.rows.filter { $0.app != mail && $0.refusal == nil }
+        #expect(own.count == 2 && !pushed.isEmpty)
+        // Late on the first day: the pushes' fetches count in all the day spent, not in the policy's.
+        let evening = try #require(seen.last { $0.time < log.time("23:59").millis })
+        #expect(evening.own == own[0].energyMicroJ)
+        #expect(evening.all == own[0].energyMicroJ + pushed.reduce(0) { $0 + $1.energyMicroJ })
+        // A new day starts with nothing of either.
+        let morning = try #require(seen.first { $0.time >= log.time("00:00", plusDays: 1).millis })
+        #expect(morning.own == 0 && morning.all == 0)
+        #expect(seen.last!.own == own[1].energyMicroJ)
     }
 
     @Test func anHourLaterTheLimitAllowsThreeMore() {

@@ -133,6 +133,32 @@ struct ValueRuleTests {
         #expect(p.allowance(today: 6, elapsed: 0.1) == 0.1)
     }
 
+    /// Ten days of `news` at 07:00 and `mail` at 07:02, with and without an app the user never
+    /// opens whose silent pushes the engine fetches every twenty minutes: those fetches spend many
+    /// times a 2% share, and the rule, which did not decide them, rescues as much as without them.
+    @Test(arguments: [PredictionMoment.Kind.open, .tick])
+    func fetchesTheRuleDidNotDecideLeaveItsPriceAlone(habitAt kind: PredictionMoment.Kind) throws {
+        func log(pushes: Bool) -> LogBuilder {
+            var log = LogBuilder()
+            for d in 0..<10 {
+                if pushes {
+                    for m in stride(from: 0, to: 24 * 60, by: 20) {
+                        let (h, mm) = (m / 60, m % 60)
+                        log.push("chat", .silent, at: "\(h < 10 ? "0" : "")\(h):\(mm < 10 ? "0" : "")\(mm)", plusDays: d)
+                    }
+                }
+                if kind == .open { log.open("news", at: "07:00", plusDays: d) }
+                log.open("mail", at: "07:02", plusDays: d)
+            }
+            return log
+        }
+        let policy = try #require(PolicySpec.parse("ev-adaptive@0.02"))
+        let (quiet, pushed) = (log(pushes: false).replay(policy).total, log(pushes: true).replay(policy).total)
+        let budget = Double(Scenario.default.energyBudgetMicroJ) * 10
+        #expect(Double(pushed.energyMicroJ - quiet.energyMicroJ) > 0.1 * budget, "the pushes spend more than the share")
+        #expect(quiet.rescuedOpens > 0 && pushed.rescuedOpens >= quiet.rescuedOpens, "\(quiet) \(pushed)")
+    }
+
     /// Ten days on which `mail` follows `news` two minutes later, at 07:00.
     @Test(arguments: ValueRuleFamilies.families)
     func theRuleFetchesTheSuccessorAtAnOpenOnTheUsersHabit(family: String) throws {

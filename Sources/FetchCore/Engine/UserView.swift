@@ -8,6 +8,10 @@ public struct UserView {
     /// Energy spent today (the user's local day), in microjoules.
     public let energyUsedToday: Int64
     public let cellularUsedToday: Int64
+    /// Of those, what the fetches this policy asked for spent: not those an app's pushes, a
+    /// location wake or an app's own report started.
+    public let policyEnergyToday: Int64
+    public let policyCellularToday: Int64
     /// The apps seen so far for this user.
     public let apps: [AppState]
     /// Log events after `now`: empty unless the policy declared a lookahead.

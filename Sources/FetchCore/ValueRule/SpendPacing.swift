@@ -13,7 +13,8 @@ import Darwin
 /// opportunities of an average day so far would spend the share: the price at which the user's
 /// own days would have spent it, the recent days weighing more. Within a day, spending ahead of
 /// the share times the user's usual demand so far raises the price, so that the day's share is
-/// not spent before evening; a day busier than the user's average may spend as much more.
+/// not spent before evening; a day busier than the user's average may spend as much more. The
+/// spending it paces is the rule's own: not the fetches an app's pushes start.
 ///
 /// Measured and dropped (docs/policies.md, "The value rule"): a correction across days by each
 /// day's spending against the target (a dual price, or a ratio of the shares spent to those
@@ -140,8 +141,10 @@ public struct SpendPacing: Sendable {
             day = today
             spent = 0
         }
-        let energyShare = Double(view.energyUsedToday) / Double(max(1, view.energyBudget))
-        let cellular = Double(view.cellularUsedToday) / Double(max(1, view.cellularBudget))
+        // The rule's own fetches: those an app's pushes started are not its to pace, and where
+        // they spent much of the budget, counting them held the rule near silent at small shares.
+        let energyShare = Double(view.policyEnergyToday) / Double(max(1, view.energyBudget))
+        let cellular = Double(view.policyCellularToday) / Double(max(1, view.cellularBudget))
         spent = max(spent, energyShare, cellular)
         // Read anew each quarter-hour: the opportunities of one moment barely move a day's.
         if cached.isNaN || view.now.millis >= readAt + 15 * Millis.minute {

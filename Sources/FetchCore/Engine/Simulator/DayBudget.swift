@@ -9,6 +9,9 @@ struct DayBudget {
     private var end: Int64 = .min
     private(set) var energy: Int64 = 0
     private(set) var cellular: Int64 = 0
+    /// Of those, what the fetches the policy asked for spent.
+    private(set) var policyEnergy: Int64 = 0
+    private(set) var policyCellular: Int64 = 0
 
     init(scenario: Scenario) {
         energyLimit = scenario.energyBudgetMicroJ
@@ -24,6 +27,8 @@ struct DayBudget {
             day = d
             energy = 0
             cellular = 0
+            policyEnergy = 0
+            policyCellular = 0
         }
         start = LocalTime.start(ofDay: d, offsetMinutes: offsetMinutes)
         end = start + Millis.day
@@ -37,6 +42,12 @@ struct DayBudget {
     mutating func charge(energy e: Int64, bytes: Int64, network: Network) {
         energy = energy.saturatingAdd(e)
         if network == .cellular { cellular = cellular.saturatingAdd(bytes) }
+    }
+
+    /// Counts what the day spent from `before` on as the policy's own fetches'.
+    mutating func countPolicy(since before: (energy: Int64, cellular: Int64)) {
+        policyEnergy = policyEnergy.saturatingAdd(energy - before.energy)
+        policyCellular = policyCellular.saturatingAdd(cellular - before.cellular)
     }
 
     /// The budget a fetch reserving this worst case now would break, or nil.

@@ -2,7 +2,8 @@ extension UserSimulator {
     /// What the policy sees now.
     func makeView(pushesLeft: Int = 0) -> UserView {
         UserView(now: Instant(millis: state.now), offsetMinutes: state.offset, context: state.context,
-                 energyUsedToday: state.budget.energy, cellularUsedToday: state.budget.cellular, apps: state.apps,
+                 energyUsedToday: state.budget.energy, cellularUsedToday: state.budget.cellular,
+                 policyEnergyToday: state.budget.policyEnergy, policyCellularToday: state.budget.policyCellular, apps: state.apps,
                  future: state.lookahead, catalog: run.catalog, silentPushesLeft: pushesLeft, index: state.appIndex,
                  seed: run.seed, userHash: userHash, origin: state.origin)
     }
@@ -27,7 +28,9 @@ extension UserSimulator {
             }
         }
         let asked = decision.fetches
+        let before = (energy: state.budget.energy, cellular: state.budget.cellular)
         for app in asked { request(app) }
+        if !asked.isEmpty { state.budget.countPolicy(since: before) }
         if P.plansPushes && !decision.pushes.isEmpty {
             let pushes = decision.pushes
             for app in pushes {
