@@ -19,6 +19,12 @@ struct ExecMessageTests {
             #expect(Set(context.keys) == ["battery", "charging", "network", "lowPower", "screenOn"])
             let budgets = try #require(d["budgets"] as? [String: Any])
             #expect((budgets["energyLeftJoules"] as? Double).map { $0 >= 0 } == true)
+            // The process's own fetches' spending: part of what the day spent, never more.
+            let left = try #require(budgets["energyLeftJoules"] as? Double)
+            let own = try #require(budgets["ownEnergyUsedJoules"] as? Double)
+            let budget = Double(Scenario.default.energyBudgetMicroJ) / 1e6
+            #expect(own >= 0 && own <= budget - left + 1e-6)
+            #expect((budgets["ownCellularUsedBytes"] as? Int).map { $0 >= 0 } == true)
             #expect(["tick", "timer", "wake", "open"].contains(d["point"] as? String))
             for app in try #require(d["apps"] as? [[String: Any]]) {
                 #expect(log.apps.existingID(app["app"] as! String) != nil)

@@ -55,6 +55,9 @@ enum ExecMessages {
         j.json(joules(view.energyBudget - view.energyUsedToday))
         j.raw(",\"cellularLeftBytes\":"); j.int(view.cellularBudget - view.cellularUsedToday)
         j.raw(",\"dayEnd\":"); j.int(view.dayEnd)
+        // What the process's own fetches spent today, for pacing apart from those pushes start.
+        j.raw(",\"ownEnergyUsedJoules\":"); j.json(joules(view.policyEnergyToday))
+        j.raw(",\"ownCellularUsedBytes\":"); j.int(view.policyCellularToday)
         j.raw("},\"apps\":[")
         for (i, a) in view.apps.enumerated() {
             if i > 0 { j.raw(",") }
