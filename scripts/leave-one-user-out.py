@@ -4,7 +4,7 @@ candidate value: for each tuning user, the value that does best on the other tun
 how that choice does on the user left out; users held apart are never used to choose and are
 reported apart, as the check of the protocol.
 
-Usage: scripts/leave-one-user-out.py --figure ev-adaptive/counts#geo \
+Usage: scripts/leave-one-user-out.py --figure adaptive/counts#geo \
          --candidates 0=k0.json,4=k4.json ... [--apart nextapp-i,nextapp-t]
 
 A figure is a key of the JSON's per-user objects (a geometric mean over a baseline's points,

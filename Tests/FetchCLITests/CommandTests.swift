@@ -36,7 +36,7 @@ struct CommandTests {
         #expect(policies == ["none", "ios", "adaptive"] + sweeps + ["oracle", "oracle:opens"])
         let frontiers = try #require(top["frontiers"] as? [[String: Any]])
         #expect(frontiers.compactMap { $0["family"] as? String }
-            == ["adaptive", "counts", "fixed", "appm", "ebc", "ev-counts", "ev-appm", "ev-adaptive", "ev-learned"])
+            == ["adaptive", "counts", "fixed", "appm", "ebc", "ev-counts", "ev-appm", "ev-learned", "adaptive-v1"])
         for f in frontiers {
             let points = try #require(f["points"] as? [[String: Any]])
             let energies = points.map { $0["energyJoules"] as! Double }
@@ -74,13 +74,13 @@ struct CommandTests {
         let swept = try await Fetchsched.run(["bench", Self.sample, "--policies", "none", "--frontier", "--sweep", "adaptive", "--format", "csv"])
         // CSV lines end in CRLF, one Character.
         let rows = swept.out.split(whereSeparator: \.isNewline), fullRows = Set(full.out.split(whereSeparator: \.isNewline))
-        #expect(rows.count == 1 + 1 + 11 + 2 && rows.allSatisfy { fullRows.contains($0) })
+        #expect(rows.count == 1 + 1 + ValueRuleFamilies.shares.count + 2 && rows.allSatisfy { fullRows.contains($0) })
     }
 
     @Test(arguments: [
         (["--sweep", "adaptive"], "give --frontier too"),
         (["--frontier", "--sweep", "adaptive,bogus"],
-         "--sweep: 'bogus' is not a family (adaptive, counts, fixed, appm, ebc, ev-counts, ev-appm, ev-adaptive, ev-learned)"),
+         "--sweep: 'bogus' is not a family (adaptive, counts, fixed, appm, ebc, ev-counts, ev-appm, ev-learned, adaptive-v1)"),
         (["--frontier", "--sweep", ""], "--sweep: '' is not a family"),
         (["--frontier", "--sweep", "adaptive,,fixed"], "--sweep: '' is not a family"),
         (["--frontier", "--sweep", "Adaptive"], "--sweep: 'Adaptive' is not a family"),

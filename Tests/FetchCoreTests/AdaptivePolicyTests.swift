@@ -2,7 +2,7 @@ import FetchCore
 import FetchTesting
 import Testing
 
-/// The adaptive policy against the others on logs with known habits, and its budget pacing.
+/// The adaptive policy against the others on logs with known habits, and `adaptive-v1`'s minimum price and budget pacing.
 struct AdaptivePolicyTests {
     func run(_ names: [String], scenario: Scenario = .default, users: Int = 6, days: Int = 14) -> [String: ReplayResult] {
         var source = try! ArraySource(csv: SyntheticLog.csv(users: users, days: days, seed: 11))
@@ -29,9 +29,9 @@ struct AdaptivePolicyTests {
     @Test func theScenariosMinimumIsThePolicysAndAHigherOneFetchesLess() {
         var dear = Scenario.default
         dear.minRescuesPerJoule = 0.1
-        let fromScenario = run(["adaptive"], scenario: dear, users: 4, days: 7)["adaptive"]!.total
-        let own = run(["adaptive:0.1"], users: 4, days: 7)["adaptive:0.1"]!.total
-        let cheap = run(["adaptive"], users: 4, days: 7)["adaptive"]!.total
+        let fromScenario = run(["adaptive-v1"], scenario: dear, users: 4, days: 7)["adaptive-v1"]!.total
+        let own = run(["adaptive-v1:0.1"], users: 4, days: 7)["adaptive-v1:0.1"]!.total
+        let cheap = run(["adaptive-v1"], users: 4, days: 7)["adaptive-v1"]!.total
         #expect(fromScenario == own)
         #expect(cheap.fetches > own.fetches && cheap.rescuedOpens > own.rescuedOpens)
     }

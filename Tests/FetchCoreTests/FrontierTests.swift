@@ -33,9 +33,13 @@ struct FrontierTests {
                 #expect(Set(sweep.policies).count == sweep.policies.count, "\(sweep.policies)")
                 for name in sweep.policies { #expect(PolicySpec.parse(name) != nil, "\(name)") }
             }
-            let prices = Frontier.sweeps(for: s)[0].policies.filter { $0.hasPrefix("adaptive:") }.compactMap { Double($0.dropFirst(9)) }
+            let v1 = Frontier.sweeps(for: s).first { $0.family == "adaptive-v1" }?.policies ?? []
+            let prices = v1.filter { $0.hasPrefix("adaptive-v1:") }.compactMap { Double($0.dropFirst(12)) }
             #expect(prices.count == 10 && zip(prices, prices.dropFirst()).allSatisfy { $0 > $1 }, "\(prices)")
         }
-        #expect(Frontier.sweeps(for: .default)[0].policies.prefix(3) == ["adaptive:0.23", "adaptive:0.12", "adaptive:0.058"])
+        let sweeps = Frontier.sweeps(for: .default)
+        #expect(sweeps.first { $0.family == "adaptive-v1" }?.policies.prefix(3) == ["adaptive-v1:0.23", "adaptive-v1:0.12", "adaptive-v1:0.058"])
+        // The value rule's families, `adaptive` first, sweep the shares.
+        #expect(sweeps[0].family == "adaptive" && sweeps[0].policies == ValueRuleFamilies.shares.map { "adaptive@\($0)" })
     }
 }

@@ -9,7 +9,8 @@ struct HardRuleTests {
                                            "push-greedy", "push-adaptive", "adaptive+push",
                                            "counts", "counts:0.05", "learned", "learned:0.005",
                                            "appm", "appm:8", "ebc", "ebc:0.05",
-                                           "ev-counts", "ev-appm@1", "ev-adaptive@0.04", "ev-learned", "ev-counts:0.001"]
+                                           "ev-counts", "ev-appm@1", "adaptive@0.04", "adaptive:0.001", "ev-learned", "ev-counts:0.001",
+                                           "adaptive-v1", "adaptive-v1:0.04"]
 
     func policy(_ name: String, log: RandomLog, seed: UInt64) -> any FetchPolicy {
         switch name {

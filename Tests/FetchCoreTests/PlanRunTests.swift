@@ -8,7 +8,8 @@ struct PlanRunTests {
     /// A planning session fed the first `cut` of a generated user's events (screen_on before each
     /// session, charging at night, apps whose server updates them); without the screen events
     /// when not `unlocks`: such a user's apps are fetched by the clock more than at wakes.
-    static func session(seed: UInt64, cut: Double, unlocks: Bool = true) -> (PlanningSession<AdaptivePolicy>, apps: [String], last: Int64) {
+    static func session(seed: UInt64, cut: Double, unlocks: Bool = true)
+        -> (PlanningSession<ValueRulePolicy<HabitsPredictor>>, apps: [String], last: Int64) {
         let log = PlanTriggerTests.generated(days: 14, seed: seed)
         let session = PlanningSession(planner: FetchPlanner(scenario: .default, seed: seed), user: log.users[0], apps: log.apps)
         let events = log.events.filter { $0.user == 0 && (unlocks || ($0.kind != .screenOn && $0.kind != .screenOff)) }
@@ -47,15 +48,18 @@ struct PlanRunTests {
     /// its fetch there, or the refusal, is the full decision's, on budgets that leave room for
     /// every app and on budgets so tight that another app's fetch at the wake refuses it; under
     /// each planning policy that weighs one app alone.
-    @Test(arguments: [(UInt64(3), 0.5), (21, 0.6), (11, 0.9)], ["adaptive", "counts"])
+    @Test(arguments: [(UInt64(3), 0.5), (21, 0.6), (11, 0.9)], ["adaptive", "adaptive-v1", "counts"])
     func aWakeWeighedForOneAppFetchesItAsTheFullDecisionDoes(user: (seed: UInt64, cut: Double), policy: String) {
-        let (narrowed, refusedAfterAnother) = policy == "counts"
-            ? Self.compareWakes(CountsPolicy(), seed: user.seed, cut: user.cut)
-            : Self.compareWakes(AdaptivePolicy(), seed: user.seed, cut: user.cut)
+        let (narrowed, refusedAfterAnother) = switch policy {
+        case "counts": Self.compareWakes(CountsPolicy(), seed: user.seed, cut: user.cut)
+        case "adaptive": Self.compareWakes(ValueRulePolicy(HabitsPredictor()), seed: user.seed, cut: user.cut)
+        default: Self.compareWakes(AdaptivePolicy(), seed: user.seed, cut: user.cut)
+        }
         #expect(narrowed > 100, "most wakes are weighed for the one app")
-        // `counts` fetches at the ticks whenever a budget leaves room, so its wakes rarely find
-        // room for one fetch and not two; the engine's check is the same for every policy.
-        #expect(policy == "counts" || refusedAfterAnother > 0,
+        // `counts` fetches at the ticks whenever a budget leaves room, and `adaptive` paces itself
+        // toward a share of it, so their wakes rarely find room for one fetch and not two; the
+        // engine's check is the same for every policy.
+        #expect(policy != "adaptive-v1" || refusedAfterAnother > 0,
                 "the tight budgets must reach an app refused after another's fetch at the wake")
     }
 
@@ -112,11 +116,13 @@ struct PlanRunTests {
                 _ = session.plan(app: app, at: nil, horizon: horizon)
                 if let kept = session.kept {
                     keptRuns += 1
-                    #expect(kept.totalBytes <= PlanRun<AdaptivePolicy>.maxBytes)
+                    #expect(kept.totalBytes <= PlanRun<ValueRulePolicy<HabitsPredictor>>.maxBytes)
                 }
             }
         }
-        #expect(keptRuns == 4 * apps.count - 1, "a run is kept from the second plan from the moment on")
+        // Every run of the shorter horizons is kept from the second plan from the moment on; a
+        // two days' run may pass its bytes with its rows, and is then not kept.
+        #expect(keptRuns >= 3 * apps.count - 1 && keptRuns < 4 * apps.count, "\(keptRuns) kept")
         _ = session.plan(app: apps[0], at: nil, horizon: InputBounds.maxHorizon)
         if let kept = session.kept { #expect(kept.withinBounds) }
     }

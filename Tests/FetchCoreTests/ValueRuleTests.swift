@@ -152,7 +152,7 @@ struct ValueRuleTests {
             }
             return log
         }
-        let policy = try #require(PolicySpec.parse("ev-adaptive@0.02"))
+        let policy = try #require(PolicySpec.parse("adaptive@0.02"))
         let (quiet, pushed) = (log(pushes: false).replay(policy).total, log(pushes: true).replay(policy).total)
         let budget = Double(Scenario.default.energyBudgetMicroJ) * 10
         #expect(Double(pushed.energyMicroJ - quiet.energyMicroJ) > 0.1 * budget, "the pushes spend more than the share")

@@ -62,7 +62,7 @@ struct UserRouteTests {
     }
 
     /// Each policy gives its push advice in its own words; the "no" that holds for any policy is the same.
-    @Test(arguments: [("adaptive", "likely"), ("counts", "(counted)")])
+    @Test(arguments: [("adaptive", "likely"), ("ev-counts", "likely"), ("counts", "(counted)")])
     func pushAdviceSaysWhetherAndWhy(policy: String, words: String) async throws {
         var scenario = Scenario.default
         scenario.apps["com.example.news"] = AppSettings(interval: .minimum, content: .updates(45 * Millis.minute),
@@ -147,7 +147,7 @@ struct UserRouteTests {
     }
 
     /// Under every policy a plan can be made under (``PlanningPolicy``), as the service is told with `serve --policy`.
-    @Test(arguments: ["adaptive", "counts", "learned:0.058"])
+    @Test(arguments: ["adaptive", "ev-appm@0.2", "counts", "learned:0.058"])
     func theLivePlanThePlanForThatMomentAndNextAgreeAfterAnIntervalAndFetchReports(policy: String) async throws {
         let h = try ServerHarness(policy: policy)
         let (_, events) = ServerHarness.log(users: 1, days: 8)

@@ -11,13 +11,13 @@ struct UserSlotTests {
         var count = 0
     }
 
-    func session() -> PlanningSession<AdaptivePolicy> {
+    func session() -> PlanningSession<ValueRulePolicy<HabitsPredictor>> {
         PlanningSession(planner: FetchPlanner(scenario: .default, seed: 1), user: "u", apps: NameTable())
     }
 
     @Test func aSessionBuiltWhileTheUserWasWrittenIsUsedOnceAndNotKept() async throws {
         let slot = UserSlot(), builds = Builds()
-        let build = { () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) in
+        let build = { () async throws -> (PlanningSession<ValueRulePolicy<HabitsPredictor>>, version: Int64) in
             builds.count += 1
             if builds.count == 1 { slot.update { _ in true } }  // a write lands during the first read
             return (self.session(), 0)
@@ -32,7 +32,7 @@ struct UserSlotTests {
 
     @Test func aDroppedSessionIsBuiltAgainOnTheNextRequest() async throws {
         let slot = UserSlot(), builds = Builds()
-        let build = { () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) in
+        let build = { () async throws -> (PlanningSession<ValueRulePolicy<HabitsPredictor>>, version: Int64) in
             builds.count += 1
             return (self.session(), 0)
         }
@@ -46,7 +46,7 @@ struct UserSlotTests {
     /// Over a shared store: the session carries the version it was built at.
     @Test func aSessionAtAnotherVersionThanTheStoreIsBuiltAgain() async throws {
         let slot = UserSlot(), builds = Builds()
-        let build = { () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) in
+        let build = { () async throws -> (PlanningSession<ValueRulePolicy<HabitsPredictor>>, version: Int64) in
             builds.count += 1
             return (self.session(), 5)
         }
@@ -62,7 +62,7 @@ struct UserSlotTests {
     @Test(arguments: [(before: Int64(5), follows: true), (before: Int64(7), follows: false)])
     func aWriteIsFollowedOnlyFromTheVersionItStartedAt(before: Int64, follows: Bool) async throws {
         let slot = UserSlot(), builds = Builds()
-        let build = { () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) in
+        let build = { () async throws -> (PlanningSession<ValueRulePolicy<HabitsPredictor>>, version: Int64) in
             builds.count += 1
             return (self.session(), 5)
         }
@@ -78,7 +78,7 @@ struct UserSlotTests {
     /// it, any other drops it, and so does one heard while the session was being built.
     @Test func aVersionHeardKeepsOnlyASessionAtThatVersion() async throws {
         let slot = UserSlot(), builds = Builds()
-        let build = { () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) in
+        let build = { () async throws -> (PlanningSession<ValueRulePolicy<HabitsPredictor>>, version: Int64) in
             builds.count += 1
             if builds.count == 2 { slot.heard(version: 9) }  // another instance's commit, told during the read
             return (self.session(), 5)
@@ -98,7 +98,7 @@ struct UserSlotTests {
     /// session is stale meanwhile, then follows the write and is not built again.
     @Test func anOwnWriteHeardBeforeItsStepIsFollowedNotRebuilt() async throws {
         let slot = UserSlot(), builds = Builds()
-        let build = { () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) in
+        let build = { () async throws -> (PlanningSession<ValueRulePolicy<HabitsPredictor>>, version: Int64) in
             builds.count += 1
             return (self.session(), 5)
         }
@@ -118,7 +118,7 @@ struct UserSlotTests {
     /// drops the user's slot, and a lost listener makes the service read versions again.
     @Test func theNewsOfAStoreReachTheSlots() async throws {
         let slots = SlotTable(capacity: 8), watch = VersionWatch()
-        let build = { () async throws -> (PlanningSession<AdaptivePolicy>, version: Int64) in (self.session(), 3) }
+        let build = { () async throws -> (PlanningSession<ValueRulePolicy<HabitsPredictor>>, version: Int64) in (self.session(), 3) }
         for user in ["a", "b", "c"] { try await slots.slot(user).with(build: build) { _ in } }
         #expect(!watch.isLive)
         watch.hear(.listening, slots: slots)

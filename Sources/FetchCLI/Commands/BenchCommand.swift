@@ -14,7 +14,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated policies. \(PolicySpec.helpText)."))
     var policies: String = "none,fixed:15m,fixed:60m,oracle"
 
-    @Flag(help: ArgumentHelp("Also sweep each policy family's knob (adaptive:<price>, fixed:<interval>) in the same pass, and report per family its curve of rescued opens against energy, read at the oracle's energy, and its best point.", valueName: "frontier"))
+    @Flag(help: ArgumentHelp("Also sweep each policy family's knob (adaptive@<share>, fixed:<interval>) in the same pass, and report "
+                             + "per family its curve of rescued opens against energy, read at the oracle's energy, and its best point.",
+                             valueName: "frontier"))
     var frontier = false
 
     @Option(help: ArgumentHelp("With --frontier, the families to sweep, comma-separated "

@@ -1506,7 +1506,7 @@ public struct Client: APIProtocol {
     }
     /// Should the app's server send this user a silent push now, and why
     ///
-    /// As the service's policy advises (fetchsched serve --policy; adaptive unless told, which decides as the push-adaptive policy does at a content update): the chance of an open before the next expected update, against a fetch's cost and the push's place in the hourly rate limit.
+    /// As the service's policy advises (fetchsched serve --policy; adaptive unless told): the chance of an open before the next expected update, against a fetch's cost at the user's price and the push's place in the hourly rate limit.
     ///
     /// - Remark: HTTP `GET /v1/users/{user}/apps/{app}/push`.
     /// - Remark: Generated from `#/paths//v1/users/{user}/apps/{app}/push/get(pushAdvice)`.

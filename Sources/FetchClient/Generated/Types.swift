@@ -77,7 +77,7 @@ public protocol APIProtocol: Sendable {
     func deleteUser(_ input: Operations.DeleteUser.Input) async throws -> Operations.DeleteUser.Output
     /// Should the app's server send this user a silent push now, and why
     ///
-    /// As the service's policy advises (fetchsched serve --policy; adaptive unless told, which decides as the push-adaptive policy does at a content update): the chance of an open before the next expected update, against a fetch's cost and the push's place in the hourly rate limit.
+    /// As the service's policy advises (fetchsched serve --policy; adaptive unless told): the chance of an open before the next expected update, against a fetch's cost at the user's price and the push's place in the hourly rate limit.
     ///
     /// - Remark: HTTP `GET /v1/users/{user}/apps/{app}/push`.
     /// - Remark: Generated from `#/paths//v1/users/{user}/apps/{app}/push/get(pushAdvice)`.
@@ -217,7 +217,7 @@ extension APIProtocol {
     }
     /// Should the app's server send this user a silent push now, and why
     ///
-    /// As the service's policy advises (fetchsched serve --policy; adaptive unless told, which decides as the push-adaptive policy does at a content update): the chance of an open before the next expected update, against a fetch's cost and the push's place in the hourly rate limit.
+    /// As the service's policy advises (fetchsched serve --policy; adaptive unless told): the chance of an open before the next expected update, against a fetch's cost at the user's price and the push's place in the hourly rate limit.
     ///
     /// - Remark: HTTP `GET /v1/users/{user}/apps/{app}/push`.
     /// - Remark: Generated from `#/paths//v1/users/{user}/apps/{app}/push/get(pushAdvice)`.

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// A policy family's curve of rescued opens against energy, to compare policies at equal energy
-/// (docs/metrics.md, "Comparing at equal energy"): `adaptive:<price>` over prices, `fixed:<d>` over intervals.
+/// (docs/metrics.md, "Comparing at equal energy"): `adaptive@<share>` over shares, `fixed:<d>` over intervals.
 ///
 /// The curve is the upper envelope of the family's points, starting at no energy and no rescue;
 /// it is read by linear interpolation between neighbouring points, and past its last point it
@@ -47,7 +47,8 @@ public struct Frontier: Sendable, Encodable {
     }
 
     /// The families `bench --frontier` sweeps.
-    public static let familyNames = ["adaptive", "counts", "fixed", "appm", "ebc"] + ValueRuleFamilies.families
+    public static let familyNames = [HabitsPredictor.family, "counts", "fixed", "appm", "ebc"]
+        + ValueRuleFamilies.families.filter { $0 != HabitsPredictor.family } + ["adaptive-v1"]
     /// Families whose every point is also compared with the others at its energy: the counting
     /// baseline and the published peers, so that what learning buys over each shows point by point.
     public static let baselines = ["counts", "appm", "ebc"]
@@ -55,25 +56,30 @@ public struct Frontier: Sendable, Encodable {
     /// The knob settings `bench --frontier` sweeps under `scenario`, per family: one home for
     /// every list.
     ///
-    /// `adaptive`'s prices start where a fetch can still clear the bar: a fetch rescues at most
-    /// one open, so no price above one per joule of the cheapest fetch (a shared wake on Wi-Fi)
-    /// ever fetches, and half that is where the first fetches come. From there each point halves
-    /// the price, down to where spending stops growing; a point aiming at the whole budget closes
-    /// the curve.
+    /// The value rule's families (`adaptive` first) sweep the shares of the budget each user's
+    /// price aims at (``ValueRuleFamilies/shares``). `adaptive-v1`'s prices start where a fetch can
+    /// still clear the bar: a fetch rescues at most one open, so no price above one per joule of
+    /// the cheapest fetch (a shared wake on Wi-Fi) ever fetches, and half that is where the first
+    /// fetches come. From there each point halves the price, down to where spending stops
+    /// growing; a point aiming at the whole budget closes the curve.
     public static func sweeps(for scenario: Scenario) -> [(family: String, policies: [String])] {
         let p = scenario.defaultApp.profile
         let cheapest = Double(scenario.energy.fetchMicroJ(ms: p.durationMedian, bytes: p.bytes, network: .wifi, sharedWake: true)) / 1e6
         // Bounded as a price from a name is (a scenario may make a fetch nearly free).
         let top = min(InputBounds.maxRescuesPerJoule, 0.5 / max(1e-6, cheapest))
         let prices = (0..<10).map { significant(top / Double(1 << $0)) }
-        return [
-            ("adaptive", prices.map { "adaptive:\($0)" } + ["adaptive@1"]),
-            ("counts", ["counts:0.6", "counts:0.45", "counts:0.3", "counts:0.2", "counts:0.13", "counts:0.08", "counts:0.05",
-                        "counts:0.03", "counts:0.015"]),
-            ("fixed", ["fixed:8h", "fixed:4h", "fixed:2h", "fixed:1h", "fixed:30m", "fixed:15m"]),
-            ("appm", ["appm:1", "appm:2", "appm:3", "appm:4", "appm:6", "appm:8", "appm:12"]),
-            ("ebc", ["ebc:0.6", "ebc:0.45", "ebc:0.3", "ebc:0.2", "ebc:0.13", "ebc:0.08", "ebc:0.05", "ebc:0.03", "ebc:0.015"]),
-        ] + ValueRuleFamilies.families.map { f in (f, ValueRuleFamilies.shares.map { "\(f)@\($0)" }) }
+        let rules = Dictionary(uniqueKeysWithValues: ValueRuleFamilies.families.map { f in
+            (f, ValueRuleFamilies.shares.map { "\(f)@\($0)" })
+        })
+        let others: [String: [String]] = [
+            "counts": ["counts:0.6", "counts:0.45", "counts:0.3", "counts:0.2", "counts:0.13", "counts:0.08", "counts:0.05",
+                       "counts:0.03", "counts:0.015"],
+            "fixed": ["fixed:8h", "fixed:4h", "fixed:2h", "fixed:1h", "fixed:30m", "fixed:15m"],
+            "appm": ["appm:1", "appm:2", "appm:3", "appm:4", "appm:6", "appm:8", "appm:12"],
+            "ebc": ["ebc:0.6", "ebc:0.45", "ebc:0.3", "ebc:0.2", "ebc:0.13", "ebc:0.08", "ebc:0.05", "ebc:0.03", "ebc:0.015"],
+            "adaptive-v1": prices.map { "adaptive-v1:\($0)" } + ["adaptive-v1@1"],
+        ]
+        return familyNames.map { f in (f, rules[f] ?? others[f] ?? []) }
     }
 
     /// The policies `bench --frontier` adds for `families` (comma-separated names from
@@ -107,7 +113,7 @@ public struct Frontier: Sendable, Encodable {
     /// oracle that knows the opens but not the fetches' outcomes (prediction alone).
     public static let references = ["oracle", "oracle:opens"]
 
-    /// The family of a policy name (`adaptive:0.04` and `adaptive` are both `adaptive`), nil
+    /// The family of a policy name (`adaptive@0.04` and `adaptive` are both `adaptive`), nil
     /// for a policy with no knob.
     public static func family(of policy: String) -> String? {
         let base = policy.split(maxSplits: 1, whereSeparator: { $0 == ":" || $0 == "@" }).first.map(String.init) ?? policy

@@ -120,10 +120,3 @@ extension AdaptivePolicy: PlanningPolicy {
         out += " needed at the day's price"
     }
 }
-
-extension FetchPlanner where P == AdaptivePolicy {
-    /// A planner under `adaptive`, the project's policy.
-    public init(scenario: Scenario, seed: UInt64) {
-        self.init(scenario: scenario, seed: seed, policy: AdaptivePolicy())
-    }
-}

@@ -4,8 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// This project's own policy: learns each user's habits (``UsageModel``) and fetches an app
-/// when the opens it expects to rescue are worth the energy and data the fetch costs.
+/// The hand-built policy `adaptive` was until the value rule replaced it, kept as `adaptive-v1`
+/// to be measured against: learns each user's habits (``UsageModel``) and fetches an app when
+/// the opens it expects to rescue are worth the energy and data the fetch costs. Its parts were
+/// fitted to the development logs; `adaptive` is now the value rule (``ValueRulePolicy``) over
+/// the same habits (``HabitsPredictor``).
 ///
 /// At each decision point, for each app the user has used:
 /// - the chance it is opened soon, by the kind of moment: at screen_on, the chance the session
@@ -78,7 +81,7 @@ public struct AdaptivePolicy: FetchPolicy {
     public var budgetShare: Double?
 
     public init(minRescuesPerJoule: Double? = nil, megabytePrice: Double = 2, learns: Bool = false, budgetShare: Double? = nil,
-                label: String = "adaptive") {
+                label: String = "adaptive-v1") {
         self.learns = learns
         self.budgetShare = budgetShare
         self.label = label
@@ -86,7 +89,7 @@ public struct AdaptivePolicy: FetchPolicy {
         self.megabytePrice = megabytePrice
     }
 
-    /// The name in reports: `adaptive`, or `adaptive:<minimum>` with a minimum of its own.
+    /// The name in reports: `adaptive-v1`, or `adaptive-v1:<minimum>` with a minimum of its own.
     public var label: String
     public var name: String { label }
     public static var observesEvents: Bool { true }

@@ -15,20 +15,21 @@ public enum PolicySpec {
         },
         Entry(name: "ios", summary: "a model of iOS Background App Refresh") { $0 == "ios" ? IOSPolicy() : nil },
         Entry(name: "android", summary: "a model of Android's background limits (standby buckets, Doze, 15-minute periodic work)") { $0 == "android" ? AndroidPolicy() : nil },
-        Entry(name: "adaptive", summary: "this project's policy: learns each user's habits") { $0 == "adaptive" ? AdaptivePolicy() : nil },
-        Entry(name: "adaptive:<x>", summary: "adaptive with its own minimum of expected rescues per joule (more than 0, at most 10)") { text in
-            guard text.hasPrefix("adaptive:"), let price = decimal(text.dropFirst(9)), price > 0,
-                  price <= InputBounds.maxRescuesPerJoule else { return nil }
-            var p = AdaptivePolicy(minRescuesPerJoule: price)
-            p.label = text
-            return p
+    ] + ValueRuleFamilies.adaptive + [
+        Entry(name: "adaptive-v1", summary: "the hand-built policy adaptive was before the value rule: habits, a minimum price, a dual price") {
+            $0 == "adaptive-v1" ? AdaptivePolicy() : nil
         },
-        Entry(name: "adaptive@<share>",
-              summary: "adaptive aiming at a share (more than 0, at most 1) of the daily budget, its price steered to it") { text in
-            guard text.hasPrefix("adaptive@"), let share = decimal(text.dropFirst(9)), share > 0, share <= 1 else { return nil }
+        Entry(name: "adaptive-v1:<x>", summary: "adaptive-v1 with its own minimum of expected rescues per joule (more than 0, at most 10)") { text in
+            guard text.hasPrefix("adaptive-v1:"), let price = decimal(text.dropFirst(12)), price > 0,
+                  price <= InputBounds.maxRescuesPerJoule else { return nil }
+            return AdaptivePolicy(minRescuesPerJoule: price, label: text)
+        },
+        Entry(name: "adaptive-v1@<share>",
+              summary: "adaptive-v1 aiming at a share (more than 0, at most 1) of the daily budget, its price steered to it") { text in
+            guard text.hasPrefix("adaptive-v1@"), let share = decimal(text.dropFirst(12)), share > 0, share <= 1 else { return nil }
             return AdaptivePolicy(budgetShare: share, label: text)
         },
-        Entry(name: "learned", summary: "adaptive weighing by the learned model's chance (online logistic regression)") {
+        Entry(name: "learned", summary: "adaptive-v1 weighing by the learned model's chance (online logistic regression)") {
             $0 == "learned" ? AdaptivePolicy(learns: true, label: "learned") : nil
         },
         Entry(name: "learned:<x>", summary: "learned with its own minimum of expected rescues per joule (more than 0, at most 10)") { text in
@@ -62,7 +63,7 @@ public enum PolicySpec {
         Entry(name: "push-adaptive", summary: "plans silent pushes at content updates, fetches nothing itself") {
             $0 == "push-adaptive" ? PushAdaptivePolicy(alsoFetch: false) : nil
         },
-        Entry(name: "adaptive+push", summary: "push-adaptive that also fetches as adaptive does") {
+        Entry(name: "adaptive+push", summary: "push-adaptive that also fetches as adaptive-v1 does") {
             $0 == "adaptive+push" ? PushAdaptivePolicy(alsoFetch: true) : nil
         },
         Entry(name: "oracle", summary: "knows the future opens and each fetch's draw: the upper bound") { $0 == "oracle" ? OraclePolicy() : nil },

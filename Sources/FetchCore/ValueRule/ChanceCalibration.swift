@@ -85,7 +85,9 @@ public struct ChanceCalibration: Sendable {
             if !x.settled { answer(x, hit: false) }
             head += 1
         }
-        if head > 4096 && head * 2 > pending.count {
+        // Answered examples are let go once they are most of the array: a plan copies the state,
+        // and with it every example still held.
+        if head > 64 && head * 2 > pending.count {
             pending.removeFirst(head)
             head = 0
         }

@@ -7,8 +7,11 @@
 public protocol OpenPredictor: Sendable {
     associatedtype State: Sendable
 
-    /// The predictor's name in a policy's (`ev-<name>`).
+    /// The predictor's name, as `predict` reports it.
     static var name: String { get }
+
+    /// The name of the value rule's family over it (`ev-<name>` unless it says otherwise).
+    static var family: String { get }
 
     func makeState() -> State
 
@@ -18,6 +21,23 @@ public protocol OpenPredictor: Sendable {
     /// A score in 0…1 of an open of `app` within `horizon` after `moment`; 0 when the model gives
     /// it no chance at all (the rule then leaves the app alone).
     func score(_ app: Int32, at moment: PredictionMoment, horizon: Int64, state: inout State) -> Double
+
+    /// The user's habits, when the predictor keeps them (a plan forecasts its wakes from them).
+    func habits(in state: State) -> UsageModel?
+
+    /// The chance of an open of `app` within `span` after `moment`, whatever comes before it: what
+    /// a fetch a silent push wakes at once would rescue. The score at a tick, unless the predictor
+    /// reads it otherwise.
+    func pushChance(_ app: Int32, at moment: PredictionMoment, span: Int64, state: inout State) -> Double
+}
+
+extension OpenPredictor {
+    public static var family: String { "ev-\(name)" }
+    public func habits(in state: State) -> UsageModel? { nil }
+
+    public func pushChance(_ app: Int32, at moment: PredictionMoment, span: Int64, state: inout State) -> Double {
+        score(app, at: moment, horizon: span, state: &state)
+    }
 }
 
 /// The counting baseline's counts (``CountsPolicy/chance(of:at:now:span:offsetMinutes:counts:)``).
@@ -54,9 +74,18 @@ public struct HabitsPredictor: OpenPredictor {
     }
 
     public static var name: String { "adaptive" }
+    /// The rule over the habits is the project's policy, `adaptive`.
+    public static var family: String { "adaptive" }
     public init() {}
     public func makeState() -> State { State() }
     public func observe(_ event: UsageEvent, state: inout State) { state.model.observe(event) }
+    public func habits(in state: State) -> UsageModel? { state.model }
+
+    /// The habit's chance of an open within the span, as `adaptive-v1` weighs a push: the score at
+    /// a tick is of an open no cheaper moment comes before, which a push's fetch need not wait for.
+    public func pushChance(_ app: Int32, at m: PredictionMoment, span: Int64, state: inout State) -> Double {
+        state.model.openProbability(app, from: m.time, span: span, offsetMinutes: m.offsetMinutes)
+    }
 
     public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout State) -> Double {
         guard m.kind == .tick else {
@@ -88,6 +117,8 @@ public struct LearnedPredictor: OpenPredictor {
         state.learner.observe(event)
         state.model.observe(event)
     }
+
+    public func habits(in state: State) -> UsageModel? { state.model }
 
     public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout State) -> Double {
         state.learner.predict(app, at: m, model: state.model, horizon: min(horizon, OpenLearner.defaultWindow))

@@ -152,7 +152,9 @@ public struct SpendPacing: Sendable {
             readAt = view.now.millis
         }
         let ahead = spent / share - allowance(today: today, elapsed: elapsed(view))
-        return cached * max(1, exp(Self.guardRate * ahead))
+        // The same as `cached * max(1, exp(guardRate * ahead))`, without an exponential on the
+        // days the user is not ahead (most moments: it showed in profiles of a replay).
+        return ahead > 0 ? cached * exp(Self.guardRate * ahead) : cached
     }
 
     /// How much of the day's share the user may have spent by now: the share of a usual day's

@@ -1,11 +1,12 @@
 /// The value rule over each predictor, as the registry (``PolicySpec``) and the frontier list
-/// them: `ev-<predictor>` and `ev-<predictor>@<share>`.
+/// them: `ev-<predictor>`, `ev-<predictor>@<share>` and `ev-<predictor>:<x>`; over `adaptive`'s
+/// habits, the project's policy itself (`adaptive`, `adaptive@<share>`, `adaptive:<x>`).
 public enum ValueRuleFamilies {
     /// The predictors' names, in the order the frontier sweeps them.
     public static let predictors = [CountsPredictor.name, APPMPredictor.name, HabitsPredictor.name, LearnedPredictor.name]
 
-    /// The families' names.
-    public static var families: [String] { predictors.map { "ev-\($0)" } }
+    /// The families' names, in the order of ``predictors``.
+    public static let families = [CountsPredictor.family, APPMPredictor.family, HabitsPredictor.family, LearnedPredictor.family]
 
     /// The shares of the budget a frontier sweeps: from 1% to all of it, each about 1.26 times the
     /// last, so that the points' energies stay within 1.6 times of their neighbours' though each
@@ -13,23 +14,32 @@ public enum ValueRuleFamilies {
     public static let shares = ["0.01", "0.013", "0.016", "0.02", "0.025", "0.032", "0.04", "0.05", "0.063", "0.08", "0.1",
                                 "0.13", "0.16", "0.2", "0.25", "0.32", "0.4", "0.5", "0.63", "0.8", "1"]
 
-    /// The registry's entries: per predictor, the default share, a share, a price.
+    /// The registry's entries for `adaptive`: the project's policy, first in the list.
+    static var adaptive: [PolicySpec.Entry] {
+        let habits = HabitsPredictor()
+        return [entry(habits, summary: "this project's policy: the value rule over each user's habits, its price the user's own "
+                          + "for \(TriggerReason.percent(ValueRulePolicy<HabitsPredictor>.defaultShare))% of the daily budget"),
+                shareEntry(habits, subject: "adaptive"), priceEntry(habits, subject: "adaptive")]
+    }
+
+    /// The registry's entries over the other predictors: per predictor, the default share, a share, a price.
     static var entries: [PolicySpec.Entry] {
-        func three<P: OpenPredictor>(_ p: P) -> [PolicySpec.Entry] { [entry(p), shareEntry(p), priceEntry(p)] }
-        return three(CountsPredictor()) + three(APPMPredictor()) + three(HabitsPredictor()) + three(LearnedPredictor())
-    }
-
-    static func entry<P: OpenPredictor>(_ predictor: P) -> PolicySpec.Entry {
-        let name = "ev-\(P.name)"
-        return PolicySpec.Entry(name: name, summary: "the value rule over \(P.name)'s chance, calibrated per user, at the default share") {
-            $0 == name ? ValueRulePolicy(predictor) : nil
+        func three<P: OpenPredictor>(_ p: P) -> [PolicySpec.Entry] {
+            [entry(p, summary: "the value rule over \(P.name)'s chance, calibrated per user, at the default share"),
+             shareEntry(p, subject: "the value rule over \(P.name)"), priceEntry(p, subject: "the value rule over \(P.name)")]
         }
+        return three(CountsPredictor()) + three(APPMPredictor()) + three(LearnedPredictor())
     }
 
-    static func shareEntry<P: OpenPredictor>(_ predictor: P) -> PolicySpec.Entry {
-        let prefix = "ev-\(P.name)@"
+    static func entry<P: OpenPredictor>(_ predictor: P, summary: String) -> PolicySpec.Entry {
+        let name = P.family
+        return PolicySpec.Entry(name: name, summary: summary) { $0 == name ? ValueRulePolicy(predictor) : nil }
+    }
+
+    static func shareEntry<P: OpenPredictor>(_ predictor: P, subject: String) -> PolicySpec.Entry {
+        let prefix = "\(P.family)@"
         return PolicySpec.Entry(name: prefix + "<share>",
-                                summary: "the value rule over \(P.name) aiming at a share (more than 0, at most 1) of the budget") { text in
+                                summary: "\(subject) aiming at a share (more than 0, at most 1) of the budget") { text in
             guard text.hasPrefix(prefix), let share = PolicySpec.decimal(text.dropFirst(prefix.count)), share > 0, share <= 1 else {
                 return nil
             }
@@ -37,9 +47,9 @@ public enum ValueRuleFamilies {
         }
     }
 
-    static func priceEntry<P: OpenPredictor>(_ predictor: P) -> PolicySpec.Entry {
-        let prefix = "ev-\(P.name):"
-        return PolicySpec.Entry(name: prefix + "<x>", summary: "the value rule over \(P.name) at one price for every user: "
+    static func priceEntry<P: OpenPredictor>(_ predictor: P, subject: String) -> PolicySpec.Entry {
+        let prefix = "\(P.family):"
+        return PolicySpec.Entry(name: prefix + "<x>", summary: "\(subject) at one price for every user: "
                                 + "x expected rescues per joule (more than 0, at most 10)") { text in
             guard text.hasPrefix(prefix), let price = PolicySpec.decimal(text.dropFirst(prefix.count)), price > 0,
                   price <= InputBounds.maxRescuesPerJoule else { return nil }

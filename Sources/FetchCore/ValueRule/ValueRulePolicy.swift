@@ -39,7 +39,7 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
         self.predictor = predictor
         self.fixedPrice = fixedPrice
         self.budgetShare = budgetShare ?? Self.defaultShare
-        self.label = label ?? "ev-\(Predictor.name)"
+        self.label = label ?? Predictor.family
     }
 
     public var name: String { label }
@@ -62,8 +62,45 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
         predictor.observe(event, state: &state.predictor)
     }
 
+    // Specialized for each built-in predictor (the specialized replay's calls inline it anyway): a
+    // plan reaches the decision through code generic over the policy, which otherwise looked up
+    // the user state's type metadata at every call.
+    @_specialize(where Predictor == CountsPredictor)
+    @_specialize(where Predictor == APPMPredictor)
+    @_specialize(where Predictor == HabitsPredictor)
+    @_specialize(where Predictor == LearnedPredictor)
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
-        let now = view.now.millis
+        guard let (moment, shared) = Self.moment(point, view: view) else { return }
+        var price: Double? = nil
+        // By index, the app passed on as it is: a for-in, or a `let`, copies each app's state out.
+        for i in view.apps.indices where view.apps[i].opens >= 1 && view.apps[i].id != moment.opened {
+            if weigh(view.apps[i], at: moment, shared: shared, view: view, state: &state, price: &price).fetch {
+                decision.fetches.append(view.apps[i].id)
+            }
+        }
+    }
+
+    /// The decision for `app` alone, as the full decision weighs it: the price is read before any
+    /// app's opportunity is kept and the calibration's chances do not move within a decision, so
+    /// the apps weighed before it change nothing of its.
+    @_specialize(where Predictor == CountsPredictor)
+    @_specialize(where Predictor == APPMPredictor)
+    @_specialize(where Predictor == HabitsPredictor)
+    @_specialize(where Predictor == LearnedPredictor)
+    public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision,
+                       weighingOnly app: Int32) {
+        guard let (moment, shared) = Self.moment(point, view: view) else { return }
+        var price: Double? = nil
+        for i in view.apps.indices where view.apps[i].id == app && view.apps[i].opens >= 1 && app != moment.opened {
+            if weigh(view.apps[i], at: moment, shared: shared, view: view, state: &state, price: &price).fetch {
+                decision.fetches.append(app)
+            }
+        }
+    }
+
+    /// The moment `point` is for the predictor, and whether a wake is under way there (the radio
+    /// is awake, so a fetch need not wake it); nil where the rule does not decide.
+    static func moment(_ point: DecisionPoint, view: UserView) -> (moment: PredictionMoment, shared: Bool)? {
         let kind: PredictionMoment.Kind, shared: Bool, opened: Int32
         switch point {
         case .tick, .timer: (kind, shared, opened) = (.tick, false, -1)
@@ -71,42 +108,39 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
         case .wake(.plugged): (kind, shared, opened) = (.plug, true, -1)
         case .wake: (kind, shared, opened) = (.tick, true, -1)
         case .open(let app): (kind, shared, opened) = (.open, true, app)
-        case .contentUpdate: return
+        case .contentUpdate: return nil
         }
-        let moment = PredictionMoment(kind: kind, time: now, offsetMinutes: view.offsetMinutes, opened: opened)
-        var price: Double? = nil
-        // By index, the app passed on as it is: a for-in, or a `let`, copies each app's state out.
-        for i in view.apps.indices where view.apps[i].opens >= 1 && view.apps[i].id != opened {
-            if weigh(view.apps[i], at: moment, shared: shared, view: view, state: &state, price: &price) {
-                decision.fetches.append(view.apps[i].id)
-            }
-        }
+        return (PredictionMoment(kind: kind, time: view.now.millis, offsetMinutes: view.offsetMinutes, opened: opened), shared)
     }
 
-    /// The rule for one app at one moment: whether to fetch it now. `price` is the user's, read
-    /// at the first app weighed.
+    /// The rule for one app at one moment: its terms, and whether to fetch it now
+    /// (``Assessment/fetch``). `price` is the user's, read at the first app weighed. A decision
+    /// keeps what it weighed, to learn the calibration and the price from (`keeps`); a plan's
+    /// question does not, and so copies none of it.
     @inline(__always)
     func weigh(_ app: AppState, at moment: PredictionMoment, shared: Bool, view: UserView, state: inout UserState,
-               price: inout Double?) -> Bool {
+               price: inout Double?, keeps: Bool = true) -> Assessment {
         let now = moment.time, horizon = Self.horizon
-        guard case .stale(let stale) = app.need(at: now, within: horizon) else { return false }
+        let need = app.need(at: now, within: horizon)
+        guard case .stale(let stale) = need else { return Assessment(unneeded: need) }
         let score = predictor.score(app.id, at: moment, horizon: horizon, state: &state.predictor)
-        guard score > 0 else { return false }
+        guard score > 0 else { return Assessment(stale: stale) }
         let chance = state.calibration.chance(score, kind: moment.kind)
-        state.calibration.record(score, kind: moment.kind, app: app.id, at: now, horizon: horizon)
+        if keeps { state.calibration.record(score, kind: moment.kind, app: app.id, at: now, horizon: horizon) }
         let lambda = price ?? fixedPrice ?? state.pacing.price(view, share: budgetShare)
         price = lambda
         let value = AdaptivePolicy.value(of: app, chance: chance, stale: stale)
         let cost = AdaptivePolicy.cost(of: app, view: view, sharedWake: shared, megabytePrice: megabytePrice)
         // What fetching now adds, against what it costs: over waiting for a cheaper moment at a tick.
-        var (gain, outlay) = (value, cost)
+        var a = Assessment(score: score, chance: chance, stale: stale, value: value, costJoules: cost, gain: value, outlay: cost,
+                           price: lambda)
         if !shared {
             let q = state.waits.odds(app.id)
             let wake = AdaptivePolicy.cost(of: app, view: view, sharedWake: true, megabytePrice: megabytePrice)
-            (gain, outlay) = ((1 - q) * value, cost - q * wake)
+            (a.waitOdds, a.gain, a.outlay) = (q, (1 - q) * value, cost - q * wake)
         }
-        state.pacing.record(gain, cost: outlay, energy: cost, budget: Double(view.energyBudget) / 1_000_000, at: now)
-        return gain >= lambda * outlay
+        if keeps { state.pacing.record(a.gain, cost: a.outlay, energy: cost, budget: Double(view.energyBudget) / 1_000_000, at: now) }
+        return a
     }
 }
 

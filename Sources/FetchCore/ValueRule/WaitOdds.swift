@@ -5,8 +5,10 @@
 /// Counted from the user's own log as it goes: per app, and for the user as a whole, which is
 /// where an app with few opens starts.
 public struct WaitOdds: Sendable {
-    /// Per app id: opens, and those a cheaper moment came before.
-    var opens: [Int32: (all: Double, covered: Double)] = [:]
+    /// Per app id (apps are numbered from 0 as the log names them): opens, and those a cheaper
+    /// moment came before. An array, not a dictionary: the odds are read for every app weighed at
+    /// a tick, and hashing each id showed in profiles of a replay.
+    var opens: [(all: Double, covered: Double)] = []
     var all = 0.0, covered = 0.0
     /// The last cheaper moments, newest last: when, and the app opened (-1 for a wake).
     var recent: [(time: Int64, app: Int32)] = []
@@ -22,11 +24,13 @@ public struct WaitOdds: Sendable {
         switch e.kind {
         case .open:
             let had = recent.contains { $0.app != e.app && $0.time + StaleOpenLabel.lead <= t && $0.time + horizon >= t }
-            opens[e.app, default: (0, 0)].all += 1
             all += 1
-            if had {
-                opens[e.app, default: (0, 0)].covered += 1
-                covered += 1
+            if had { covered += 1 }
+            if e.app >= 0 {
+                let i = Int(e.app)
+                if i >= opens.count { opens.append(contentsOf: repeatElement((all: 0.0, covered: 0.0), count: i + 1 - opens.count)) }
+                opens[i].all += 1
+                if had { opens[i].covered += 1 }
             }
             remember(t, e.app)
         case .screenOn, .plugged:
@@ -45,7 +49,7 @@ public struct WaitOdds: Sendable {
     /// opens' worth of the user's share (itself with one of each) added.
     public func odds(_ app: Int32) -> Double {
         let user = (covered + 1) / (all + 2)
-        let own = opens[app] ?? (0, 0)
+        let own = app >= 0 && Int(app) < opens.count ? opens[Int(app)] : (all: 0.0, covered: 0.0)
         return (own.covered + 2 * user) / (own.all + 2)
     }
 }
