@@ -100,6 +100,14 @@ let benchmarks: @Sendable () -> Void = {
                                    thresholds: [.wallClock: time, .mallocCountTotal: exact])) { _ in
         blackHole(live.planAnew(app: "com.example.chat", at: nil, horizon: Millis.day))
     }
+    // The same under `adaptive-v1`, the policy `adaptive` was before the value rule: what a plan
+    // under `adaptive` costs against it, in one run.
+    var v1Source = ArraySource(events: oneUser, users: counting.users, apps: counting.apps)
+    let v1 = try! FetchPlanner(scenario: .default, seed: 1, policy: AdaptivePolicy()).session(&v1Source, user: "user-0001")
+    Benchmark("next-from-live-state-adaptive-v1",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 10_000)) { _ in
+        blackHole(v1.planAnew(app: "com.example.chat", at: nil, horizon: Millis.day))
+    }
     Benchmark("next-asked-again",
               configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 10_000,
                                    thresholds: [.wallClock: time, .mallocCountTotal: exact])) { _ in
