@@ -26,14 +26,15 @@ extension ValueRulePolicy: PlanningPolicy {
         var out = "the \(Predictor.name) model scores an open of it within \(within) at \(percent(a.score))%, "
             + "which this user's own opens make a \(percent(a.chance))% chance; "
         if a.stale < 0.995 { out += "its content would be stale at \(percent(a.stale))%; " }
+        // Three decimals: the rule's bars are often hundredths, and two showed "0.01 below the 0.01".
         if let q = a.waitOdds {
             out += "a cheaper moment came before \(percent(q))% of its opens, so a fetch now adds "
-                + "\(ResultText.fixed(a.gain, 2)) expected rescues over waiting for \(ResultText.fixed(a.outlay, 1)) J more, "
+                + "\(ResultText.fixed(a.gain, 3)) expected rescues over waiting for \(ResultText.fixed(a.outlay, 1)) J more, "
         } else {
-            out += "\(ResultText.fixed(a.gain, 2)) expected rescues for \(ResultText.fixed(a.outlay, 1)) J, "
+            out += "\(ResultText.fixed(a.gain, 3)) expected rescues for \(ResultText.fixed(a.outlay, 1)) J, "
         }
         out += a.fetch ? "at least" : "below"
-        out += " the \(ResultText.fixed(a.price * a.outlay, 2)) needed at "
+        out += " the \(ResultText.fixed(a.price * a.outlay, 3)) needed at "
         out += fixedPrice == nil ? "the user's price for \(percent(budgetShare))% of the budget" : "the price for every user"
         return out
     }
