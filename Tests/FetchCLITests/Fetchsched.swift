@@ -1,3 +1,4 @@
+import FetchTesting
 import Foundation
 
 /// Runs the built `fetchsched` binary, as a user would.
@@ -54,9 +55,6 @@ enum Fetchsched {
         }
     }
 
-    /// ``run(_:limit:environment:)`` waiting on the caller's thread: only for a static
-    /// initializer, which cannot wait asynchronously. Output goes to files, not pipes, so a
-    /// child the run leaves behind cannot hold the test open.
     /// Runs a shell script (`/bin/sh -c`), as ``run(_:limit:environment:)`` runs the binary.
     static func shell(_ script: String, limit: Double = 300) async throws -> Result {
         await slots.acquire()
@@ -77,35 +75,12 @@ enum Fetchsched {
         try runBlocking(["-c", script], limit: limit, executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["python3"])
     }
 
+    /// ``run(_:limit:environment:)`` waiting on the caller's thread (``BoundedProcess``): only for
+    /// a static initializer, which cannot wait asynchronously.
     static func runBlocking(_ args: [String], limit: Double = 300, environment: [String: String] = [:],
                             executable: URL = binary, prefix: [String] = []) throws -> Result {
-        let dir = temp()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let outPath = dir + "/out", errPath = dir + "/err"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        let p = Process()
-        p.executableURL = executable
-        p.arguments = prefix + args
-        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        p.terminationHandler = { _ in done.signal() }
-        try p.run()
-        let finished = done.wait(timeout: .now() + limit) == .success
-        if !finished {
-            kill(p.processIdentifier, SIGKILL)
-            done.wait()
-        }
-        try out.close()
-        try err.close()
-        let o = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
-        let e = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
-        return Result(status: finished ? p.terminationStatus : -1, out: o, err: finished ? e : "timed out after \(limit) s\n" + e)
+        let r = try BoundedProcess(executable: executable, arguments: prefix + args, environment: environment, limit: limit).run()
+        return Result(status: r.status, out: r.out, err: r.err)
     }
 
     static func temp() -> String {

@@ -160,17 +160,12 @@ struct UserRouteTests {
         let path = h.store.path
         // `fetchsched next --db` on the same store, the built binary in its own process.
         @Sendable func next(_ app: String, at: String?) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fetchsched")
-            p.arguments = ["next", "--db", path, "--user", "user-0001", "--app", app, "--format", "json", "--policy", policy]
-                + (at.map { ["--at", $0] } ?? [])
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            let bytes = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            #expect(p.terminationStatus == 0)
-            return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
+            let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fetchsched")
+            let r = try BoundedProcess(executable: binary, arguments: ["next", "--db", path, "--user", "user-0001", "--app", app,
+                                                                       "--format", "json", "--policy", policy] + (at.map { ["--at", $0] } ?? []),
+                                       limit: 120).run()
+            #expect(r.status == 0, "\(r.err)")
+            return r.out.trimmingCharacters(in: .newlines)
         }
         try await h.app.test(.router) { client in
             _ = try await ServerHarness.ingest(client, events)
