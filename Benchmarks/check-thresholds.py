@@ -8,7 +8,7 @@ tolerance (time 25%, allocations 2%), and also when it is better by as much. On 
 machine one run can be 50% slower than the next, so this runs the check up to --runs times and
 fails only when the same benchmark is worse in every run: a regression persists, noise does
 not. Being better is reported, not failed: set new thresholds with `thresholds update`, from
-the slowest of several runs (Benchmarks/RESULTS.md, "Speed").
+the slowest of several runs (Benchmarks/HISTORY.md, "Speed").
 """
 import argparse, os, re, subprocess, sys
 

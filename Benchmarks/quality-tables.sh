@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The quality tables of Benchmarks/RESULTS.md: the frontiers on the real logs (development workspace only)
+# The quality tables of Benchmarks/HISTORY.md: the frontiers on the real logs (development workspace only)
 # and on a generated log of 200 users × 35 days, with the HTML reports beside them.
 # Usage: Benchmarks/quality-tables.sh [real-logs-dir] [out-dir]
 set -euo pipefail

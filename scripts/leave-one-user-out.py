@@ -9,6 +9,13 @@ Usage: scripts/leave-one-user-out.py --figure adaptive/counts#geo \
 
 A figure is a key of the JSON's per-user objects (a geometric mean over a baseline's points,
 `<family>/<baseline>#geo`, or a family's multiple at oracle:opens' energy); higher is better.
+
+Candidates that are families of one run (a predictor under the one rule, say) name the family
+after a colon, and `{}` in a figure stands for it:
+  --figure '{}/counts#geo' --candidates habits=dev.json:adaptive,counts=dev.json:ev-counts
+A candidate may join runs of several sources with `+` (dev.json+g1.json:adaptive); users are
+then named source/user, and `--by-source` also leaves out one source at a time, each source
+weighing as one fold whatever its number of users.
 """
 import argparse, json, math, sys
 
@@ -22,19 +29,28 @@ def main():
     ap.add_argument("--figure", required=True, action="append", help="higher is better; several are multiplied (geometric mean)")
     ap.add_argument("--candidates", required=True, help="value=file.json,...")
     ap.add_argument("--apart", default="", help="users held out of every choice, reported apart")
+    ap.add_argument("--by-source", action="store_true", help="also leave out one source (a JSON file) at a time")
     a = ap.parse_args()
-    runs = {}
+    runs, families = {}, {}
     for item in a.candidates.split(","):
-        value, path = item.split("=", 1)
-        with open(path) as f:
-            runs[value] = json.load(f)["users"]
+        value, spec = item.split("=", 1)
+        paths, _, families[value] = spec.partition(":")
+        paths = paths.split("+")
+        runs[value] = {}
+        for path in paths:
+            with open(path) as f:
+                users = json.load(f)["users"]
+            prefix = path.rsplit("/", 1)[-1].removesuffix(".json") + "/" if len(paths) > 1 else ""
+            runs[value].update({prefix + u: row for u, row in users.items()})
     values = list(runs)
     users = sorted(set.intersection(*(set(r) for r in runs.values())))
     apart = [u for u in a.apart.split(",") if u]
+    if any(u not in users for u in apart):
+        sys.exit(f"--apart: no such user in every run: {', '.join(u for u in apart if u not in users)}")
     tuning = [u for u in users if u not in apart]
 
     def score(value, user):
-        return gmean([runs[value][user][f] for f in a.figure])
+        return gmean([runs[value][user][f.replace("{}", families[value] or value)] for f in a.figure])
 
     print(f"Figure: {' × '.join(a.figure)}; candidates {', '.join(values)}; {len(tuning)} tuning users, {len(apart)} held apart\n")
     print("| value | " + " | ".join(["mean over tuning users", "worst tuning user"] + [f"{u} (apart)" for u in apart]) + " |")
@@ -53,6 +69,21 @@ def main():
           f"worst {min(left_out):.3f}; chosen {', '.join(f'{v} ({n}×)' for v, n in chosen.items())}.")
     print(f"On all tuning users: {final}" + (f"; on the users held apart: " + ", ".join(f"{u} {score(final, u):.3f}" for u in apart)
                                              if apart else ""))
+    if a.by_source:
+        sources = sorted({u.split("/", 1)[0] for u in tuning if "/" in u})
+
+        def source_score(v, s):
+            return gmean([score(v, u) for u in tuning if u.startswith(s + "/")])
+        print("\nBy source (the geometric mean over its tuning users):\n")
+        print("| value | " + " | ".join(sources) + " |")
+        print("|---|" + "---:|" * len(sources))
+        for v in values:
+            print(f"| {v} | " + " | ".join(f"{source_score(v, s):.3f}" for s in sources) + " |")
+        picks = []
+        for s in sources:
+            best = max(values, key=lambda v: gmean([source_score(v, o) for o in sources if o != s]))
+            picks.append(f"{s}: {best} ({source_score(best, s):.3f})")
+        print("\nEach source left out in turn, the value chosen on the others and how it does there: " + "; ".join(picks) + ".")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ import PostgresNIO
 /// The statements the store's writes share (the version rows' lock and step), prepared once on
 /// each connection (PostgresNIO's `PostgresPreparedStatement`) rather than parsed and planned
 /// on every call: the database's statement statistics under the ingest route's load showed
-/// their planning (Benchmarks/RESULTS.md). Their text is here and nowhere else; the call of
+/// their planning (Benchmarks/HISTORY.md). Their text is here and nowhere else; the call of
 /// the group function (``PostgresStore/AppendGroup``) is prepared beside the function.
 ///
 /// Each has a short name of its own, within the 63 bytes PostgreSQL keeps of a name: the

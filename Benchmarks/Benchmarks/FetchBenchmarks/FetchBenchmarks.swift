@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark.teardown = { try? FileManager.default.removeItem(atPath: dir) }
     // p90 tolerances for `benchmark thresholds check`, against thresholds set from the slowest of
-    // several runs of one build (Benchmarks/RESULTS.md, "Speed", says how): time may be 25% worse, allocation
+    // several runs of one build (Benchmarks/HISTORY.md, "Speed", says how): time may be 25% worse, allocation
     // counts and sizes are exact. Throughput is reported but not checked: it is the inverse of
     // the time, in whole runs per second, too coarse for the slow benchmarks.
     let time = BenchmarkThresholds(relative: [.p90: 25.0])

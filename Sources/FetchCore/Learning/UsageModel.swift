@@ -105,7 +105,7 @@ public struct UsageModel: Sendable, Equatable {
     /// seen may come at 7:50 on the next. Only the one before: the quarter-hour after a bin would
     /// lend its chance earlier, where a fetch comes too soon for the open and the bin's own
     /// chance makes a better-timed one (the symmetric kernel measured no better on the real logs
-    /// and moved plans' first fetches ahead of the habit: Benchmarks/RESULTS.md, "Quality").
+    /// and moved plans' first fetches ahead of the habit: Benchmarks/HISTORY.md, "Quality").
     @inline(__always)
     static func kernelSum(_ counts: [Float], _ b: Int) -> Float {
         counts[b] + kernel * counts[before(b)]

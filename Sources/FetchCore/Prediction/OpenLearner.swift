@@ -11,7 +11,7 @@ public struct OpenLearner: Sendable {
     public static let defaultWindow: Int64 = 30 * Millis.minute
     /// How far ahead the policy's chance looks for the open a fetch would serve, at every kind
     /// of moment: shorter than a tick, so that a fetch comes when the open is near (the content
-    /// window, or the tick at ticks, fetch too early: Benchmarks/RESULTS.md, "Quality").
+    /// window, or the tick at ticks, fetch too early: Benchmarks/HISTORY.md, "Quality").
     public static let policyHorizon: Int64 = 8 * Millis.minute
 
     public internal(set) var counts = OpenCounts()

@@ -56,12 +56,12 @@ public struct SpendPacing: Sendable {
     /// How steeply running ahead of the day's share raises the price: a quarter of the share
     /// ahead of the user's demand so far multiplies it by e. Chosen among 0 to 16 on the
     /// development users and two generated populations: lower rescues more at equal energy, but
-    /// spends past 1.5 times the share (Benchmarks/RESULTS.md, "The value rule over each predictor").
+    /// spends past 1.5 times the share (Benchmarks/HISTORY.md, "The value rule over each predictor").
     static let guardRate = 4.0
 
     /// How fast a user's older opportunities fade from the price's reading: their weight halves
     /// with each this many days, so that a user whose days change (a quiet week, then busy ones)
-    /// is priced by the recent ones. Chosen by leaving one user out (Benchmarks/RESULTS.md): the
+    /// is priced by the recent ones. Chosen by leaving one user out (Benchmarks/HISTORY.md): the
     /// rescues at equal energy do not tell 0, 3 and 7 days apart, and 3 keeps each user's spending
     /// nearest the share asked.
     static let halfLifeDays = 3.0
@@ -160,7 +160,7 @@ public struct SpendPacing: Sendable {
     /// How much of the day's share the user may have spent by now: the share of a usual day's
     /// demand that has come (`elapsed`), or, on a day busier than the user's average so far, its
     /// opens over the average day's. A busy day is where the rescues are, and a guard that held
-    /// it to a usual day's spending left them to the quiet days (Benchmarks/RESULTS.md).
+    /// it to a usual day's spending left them to the quiet days (Benchmarks/HISTORY.md).
     func allowance(today: Int64, elapsed: Double) -> Double {
         guard openDays > 1, openDay == today else { return elapsed }
         return max(elapsed, opensToday * (openDays - 1) / max(1, demandTotal - opensToday))
