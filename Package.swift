@@ -84,9 +84,8 @@ let package = Package(
         .target(
             name: "FetchServer",
             dependencies: [
-                "FetchAPI", "FetchCore", "FetchStorage", "FetchSQLite",
+                "FetchAPI", "FetchCore", "FetchStorage",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

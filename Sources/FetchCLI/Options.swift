@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchCore
 import FetchStorage
-import FetchSQLite
 import Foundation
 
 /// Where events come from: log files, or a store made by `ingest`.

@@ -1,7 +1,5 @@
 import FetchCore
-import FetchPostgres
 import FetchStorage
-import FetchSQLite
 import Foundation
 
 /// Runs replays over an input, in one pass, and reports.

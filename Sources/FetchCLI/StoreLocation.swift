@@ -47,7 +47,7 @@ enum StoreLocation {
         } catch let e as LogError {
             throw e  // a log's own error: the caller says what became of the store
         } catch {
-            throw CLIError("store '\(store.location)': \(PostgresStore.describe(error))")
+            throw CLIError("store '\(store.location)': \(store.message(for: error))")
         }
     }
 

@@ -104,6 +104,8 @@ public final class PostgresStore: ServiceStore {
 
     deinit { running.cancel() }
 
+    public func message(for error: any Error) -> String { Self.describe(error) }
+
     /// A clear message for a database error: PostgresNIO's own description hides the server's
     /// message, which is what a person needs (it holds no query values).
     public static func describe(_ error: any Error) -> String {
@@ -229,9 +231,12 @@ extension PostgresStore {
     }
 
     /// ``StoreUnavailable``, naming the store, when `error` is a lost connection (``isConnectionLoss(_:)``,
-    /// or the older error a `COPY` gives); else `error` as it is.
+    /// or the older error a `COPY` gives); ``StoreFull`` when the database's disk is full (SQLSTATE
+    /// 53100); else `error` as it is.
     func unavailable(_ error: any Error) -> any Error {
         switch error {
+        case let e as PSQLError where e.serverInfo?[.sqlState] == "53100":
+            StoreFull("store '\(location)': \(Self.describe(e))")
         case let e as PSQLError where Self.isConnectionLoss(e):
             StoreUnavailable("the connection to '\(location)' failed: \(Self.describe(e))")
         case PostgresError.connectionClosed:

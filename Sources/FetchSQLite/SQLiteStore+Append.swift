@@ -24,6 +24,10 @@ extension SQLiteStore {
     /// Names and pairs first seen by a batch join the writer's ``NameCache`` only once the
     /// transaction has committed, and only for the batches that stayed in.
     public func appendGroup(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>] {
+        try await mappingFull { try await appendGroupUnmapped(batches) }
+    }
+
+    private func appendGroupUnmapped(_ batches: [[IdentifiedEvent]]) async throws -> [Result<AppendOutcome, any Error>] {
         try await pool.writeWithoutTransaction { db in
             try self.names.withLock { known in
                 var fresh = NameCache()
@@ -41,6 +45,9 @@ extension SQLiteStore {
                             fresh.absorb(seen)
                             results.append(.success(outcome))
                         } catch {
+                            // An error SQLite meets by rolling back the whole transaction (a full disk)
+                            // leaves nothing of the group: every batch fails with it.
+                            if !db.isInsideTransaction { throw self.mapped(error) }
                             results.append(.failure(error))
                         }
                     }

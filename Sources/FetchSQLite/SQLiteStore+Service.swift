@@ -60,7 +60,7 @@ extension SQLiteStore {
 
     /// Stores a reported fetch; nil when the same (user, app, start) was stored before.
     public func record(_ f: FetchReport, user: String, app: String) async throws -> VersionStep? {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: """
                 INSERT OR IGNORE INTO fetch_results (user, app, start, utcOffset, duration, bytes, network, result)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -81,7 +81,7 @@ extension SQLiteStore {
 
     /// Sets the fetch interval of `app` for `user`.
     public func setInterval(_ interval: FetchInterval, user: String, app: String) async throws {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO intervals (user, app, interval) VALUES (?, ?, ?)",
                            arguments: [user, app, interval.description])
             _ = try Self.bumpVersion(user, db)
@@ -99,7 +99,7 @@ extension SQLiteStore {
 
     /// Forgets everything stored about `user`, in one transaction; returns the events removed.
     public func deleteUser(_ user: String) async throws -> Int {
-        try await pool.write { db in
+        try await write { db in
             // Ids of names this deletes may go to other names later: the writer forgets them all.
             self.names.withLock { $0 = NameCache() }
             var removed = 0

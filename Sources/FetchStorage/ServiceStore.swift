@@ -58,12 +58,19 @@ public protocol ServiceStore: Sendable {
     func catchUpVersions() async throws
     /// How many transactions of batches (``appendGroup(_:)``) the service writes at once.
     var writers: Int { get }
+    /// What a person needs of one of the store's errors: its database's own message, with none
+    /// of a query's values.
+    func message(for error: any Error) -> String
 }
 
 extension ServiceStore {
     public var writers: Int { 1 }
     public func watchVersions(_ receive: @escaping @Sendable (VersionNews) -> Void) {}
     public func catchUpVersions() async throws {}
+
+    public func message(for error: any Error) -> String {
+        (error as? InputError)?.description ?? "\(error)"
+    }
 
     /// Whether the store has any event of `user`.
     public func hasUser(_ user: String) async throws -> Bool {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchCore
 import FetchStorage
-import FetchSQLite
 import Foundation
 
 /// `fetchsched check`: reads logs as replay would, and reports what they hold.

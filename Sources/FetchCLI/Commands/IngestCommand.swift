@@ -1,8 +1,6 @@
 import ArgumentParser
 import FetchCore
-import FetchPostgres
 import FetchStorage
-import FetchSQLite
 import Foundation
 
 /// `fetchsched ingest`: logs into the store (SQLite, or PostgreSQL by URL).

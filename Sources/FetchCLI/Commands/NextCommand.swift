@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchCore
 import FetchStorage
-import FetchSQLite
 
 /// `fetchsched next`: the planned fetch times of one app of one user, with the reasons.
 struct NextCommand: AsyncParsableCommand {

@@ -1,9 +1,7 @@
 import ArgumentParser
 import FetchCore
-import FetchPostgres
 import FetchServer
 import FetchStorage
-import FetchSQLite
 import Logging
 import Metrics
 import Prometheus

@@ -1,7 +1,5 @@
 import FetchAPI
 import FetchStorage
-import FetchSQLite
-import GRDB
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -63,7 +61,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case is StoreUnavailable:
             // The store's user, host, port and database are in the log line, not told to every client.
             return APIError(.serviceUnavailable, "the store is unavailable; nothing of this request was stored: send it again")
-        case let e as DatabaseError where e.resultCode == .SQLITE_FULL:
+        case is StoreFull:
             return APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "the store is full; nothing of this request was stored")
         case let e as InputError:
             return APIError(.internalServerError, "the stored data cannot be used: \(e.description)")

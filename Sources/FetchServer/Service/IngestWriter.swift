@@ -1,5 +1,4 @@
 import FetchStorage
-import FetchSQLite
 
 /// Group commit for event ingest: batches that arrive while a transaction is being written
 /// wait and go into the next one together, each still all or nothing (``ServiceStore/appendGroup(_:)``

@@ -1,7 +1,6 @@
 import FetchAPI
 import FetchCore
 import FetchStorage
-import FetchSQLite
 
 extension SchedulerService {
     /// Validates and stores a batch, all or nothing, then brings the live sessions up to date.

@@ -1,7 +1,6 @@
 import FetchAPI
 import FetchCore
 import FetchStorage
-import FetchSQLite
 
 extension SchedulerService {
     /// The JSON of the plan `fetchsched next` would give for the same store, user, app and

@@ -1,6 +1,5 @@
 import FetchCore
 import FetchStorage
-import FetchSQLite
 import Foundation
 import Logging
 import Metrics

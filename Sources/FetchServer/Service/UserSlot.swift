@@ -1,6 +1,5 @@
 import FetchCore
 import FetchStorage
-import FetchSQLite
 import Foundation
 
 /// One stored user's live planning session, behind its own lock: requests for different users
