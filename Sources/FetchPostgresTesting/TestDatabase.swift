@@ -63,6 +63,14 @@ public struct TestDatabase: Sendable {
         try await db.drop()
     }
 
+    /// A store on this database for a test of what is stored, not of how long a request may wait:
+    /// each request waits as long as another's locks take, where the service gives up after 3 s
+    /// (a loaded CI machine kept a deletion racing an ingest past that). The tests of the wait
+    /// itself open their stores with theirs.
+    public func patientStore() async throws -> PostgresStore {
+        try await PostgresStore(url: url, connectionWait: .seconds(60))
+    }
+
     /// An outage of this database alone: new connections are refused and those open are ended,
     /// as when its server stops, while the cluster keeps serving the other tests.
     public func block() async throws {

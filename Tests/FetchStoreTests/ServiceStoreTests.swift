@@ -32,7 +32,7 @@ struct ServiceStoreTests {
             try await body(store, try SQLiteStore(path: dir.path + "/s.sqlite"))
         case .postgres:
             let db = try await TestDatabase.make()
-            let a = try await PostgresStore(url: db.url), b = try await PostgresStore(url: db.url)
+            let a = try await db.patientStore(), b = try await db.patientStore()
             do { try await body(a, b) } catch { await a.close(); await b.close(); try await db.drop(); throw error }
             await a.close()
             await b.close()
@@ -228,7 +228,7 @@ struct ConcurrentWriteTests {
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
     func identicalEventsOfANewUserFromTwoInstancesAreBothStored() async throws {
         let db = try await TestDatabase.make()
-        let a = try await PostgresStore(url: db.url), b = try await PostgresStore(url: db.url)
+        let a = try await db.patientStore(), b = try await db.patientStore()
         for round in 0..<20 {
             let user = "race-\(round)"
             async let first = a.appendGroup([Self.events(user: user, ids: "a", app: "news", count: 6)])
@@ -245,7 +245,7 @@ struct ConcurrentWriteTests {
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
     func aDeletionRacingAnAppendForItsOnlyAppBothSucceed() async throws {
         let db = try await TestDatabase.make()
-        let a = try await PostgresStore(url: db.url), b = try await PostgresStore(url: db.url)
+        let a = try await db.patientStore(), b = try await db.patientStore()
         for round in 0..<20 {
             let app = "solo-\(round)"
             for result in try await a.appendGroup([Self.events(user: "leaving-\(round)", ids: "x", app: app, count: 4)]) {
@@ -273,7 +273,7 @@ struct ConcurrentWriteTests {
         let dir = TempDir()
         defer { dir.cleanup() }
         let db = try await TestDatabase.make()
-        let a = try await PostgresStore(url: db.url), b = try await PostgresStore(url: db.url)
+        let a = try await db.patientStore(), b = try await db.patientStore()
         var first = try LogSource(paths: [dir.file("first.csv", FirstLoadTests.csv(FirstLoadTests.rows(600, users: 3, apps: 4)))])
         _ = try await a.ingest(&first)  // the store has events: the ingests below are staged, not a first load
         for round in 0..<12 {
