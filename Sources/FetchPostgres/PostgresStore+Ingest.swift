@@ -56,7 +56,7 @@ extension PostgresStore {
                 }
             }
         } catch {
-            throw unavailable(error)
+            throw mapped(error)
         }
     }
 

@@ -226,14 +226,14 @@ extension PostgresStore {
                 throw CancellationError()
             }
         } catch {
-            throw unavailable(error)
+            throw mapped(error)
         }
     }
 
     /// ``StoreUnavailable``, naming the store, when `error` is a lost connection (``isConnectionLoss(_:)``,
     /// or the older error a `COPY` gives); ``StoreFull`` when the database's disk is full (SQLSTATE
     /// 53100); else `error` as it is.
-    func unavailable(_ error: any Error) -> any Error {
+    func mapped(_ error: any Error) -> any Error {
         switch error {
         case let e as PSQLError where e.serverInfo?[.sqlState] == "53100":
             StoreFull("store '\(location)': \(Self.describe(e))")

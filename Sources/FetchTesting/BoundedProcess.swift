@@ -18,9 +18,9 @@ public struct BoundedProcess: Sendable {
     public var executable: URL
     public var arguments: [String]
     /// Variables set over the test's own environment.
-    public var environment: [String: String] = [:]
+    public var environment: [String: String]
     /// The bound, in seconds.
-    public var limit: Double = 300
+    public var limit: Double
 
     public init(executable: URL, arguments: [String], environment: [String: String] = [:], limit: Double = 300) {
         self.executable = executable

@@ -3,11 +3,7 @@ import Foundation
 
 /// Runs the built `fetchsched` binary, as a user would.
 enum Fetchsched {
-    struct Result {
-        var status: Int32
-        var out: String
-        var err: String
-    }
+    typealias Result = BoundedProcess.Result
 
     static var binary: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fetchsched")
@@ -79,8 +75,7 @@ enum Fetchsched {
     /// a static initializer, which cannot wait asynchronously.
     static func runBlocking(_ args: [String], limit: Double = 300, environment: [String: String] = [:],
                             executable: URL = binary, prefix: [String] = []) throws -> Result {
-        let r = try BoundedProcess(executable: executable, arguments: prefix + args, environment: environment, limit: limit).run()
-        return Result(status: r.status, out: r.out, err: r.err)
+        try BoundedProcess(executable: executable, arguments: prefix + args, environment: environment, limit: limit).run()
     }
 
     static func temp() -> String {

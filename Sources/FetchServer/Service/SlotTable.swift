@@ -10,11 +10,8 @@ final class SlotTable: Sendable {
     /// Called (outside the lock) once per slot dropped for room.
     private let onEvict: @Sendable () -> Void
 
-    let capacity: Int
-
     init(capacity: Int, onEvict: @escaping @Sendable () -> Void = {}) {
         precondition(capacity > 0)
-        self.capacity = capacity
         self.order = Mutex(SlotOrder(capacity: capacity))
         self.onEvict = onEvict
     }
