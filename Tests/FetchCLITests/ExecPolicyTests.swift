@@ -50,7 +50,7 @@ struct ExecPolicyTests {
         ("print('hello', flush=True)\nimport sys\nsys.stdin.read()", "the answer is not {\"fetch\""),
         ("import json, sys\nfor l in sys.stdin:\n    m = json.loads(l)\n    if m['type'] == 'decide': print(json.dumps({'fetch': ['com.nowhere']}), flush=True)", "asked to fetch 'com.nowhere', an app the log has not named"),
         ("import json, sys\nfor l in sys.stdin:\n    m = json.loads(l)\n    if m['type'] == 'decide': print(json.dumps({'wakeAt': m['t']}), flush=True)", "is not after now"),
-        ("import sys\nsys.exit(3)", "ended before answering a decision point"),
+        ("import sys\nsys.exit(3)", "ended before answering a decision point (exited with status 3)"),
         ("import sys\nsys.stdin.read()", "no answer within 1 s"),
     ])
     func aBadOrSilentProcessFailsTheRunWithItsReason(source: String, message: String) async throws {
@@ -58,6 +58,23 @@ struct ExecPolicyTests {
         let r = try await Fetchsched.run(["replay", CommandTests.sample, "--policy", policy, "--exec-timeout", "1", "--threads", "1", "--quiet"])
         #expect(r.status != 0)
         #expect(r.err.contains(message), "\(r.err)")
+    }
+
+    /// The engine meets a process that exited either as the end of its output or as a broken pipe when it writes the next
+    /// question: both are told as the process's end, with its status. Here the process (exec'd, so no shell holds its input)
+    /// closes its input after one answer, so the next question meets the broken pipe.
+    @Test func aProcessThatClosesItsInputAndExitsIsSaidToHaveEndedWithItsStatus() async throws {
+        let policy = try Self.script("""
+            import json, os, sys, time
+            while json.loads(sys.stdin.readline())["type"] != "decide": pass
+            print("{}", flush=True)
+            os.close(0)
+            time.sleep(0.2)
+            sys.exit(4)
+            """).replacingOccurrences(of: "exec:", with: "exec:exec ")
+        let r = try await Fetchsched.run(["replay", CommandTests.sample, "--policy", policy, "--exec-timeout", "5", "--quiet"])
+        #expect(r.status != 0)
+        #expect(r.err.contains("ended before answering a decision point (exited with status 4)"), "\(r.err)")
     }
 
     @Test func aProcessThatFailsAtTheEndFailsTheRun() async throws {

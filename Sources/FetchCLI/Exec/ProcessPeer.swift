@@ -109,6 +109,7 @@ final class ProcessPeer: PolicyPeer, @unchecked Sendable {
 
     /// Waits for the child to exit, at most `ms`, polling its exit every 10 ms.
     private func waitForExit(ms: Int32) -> Bool {
+        if exit != nil { return true }
         var waited: Int32 = 0
         while true {
             if let e = child.reap() { exit = e; return true }
@@ -125,7 +126,10 @@ final class ProcessPeer: PolicyPeer, @unchecked Sendable {
             let n = outgoing.withUnsafeBytes { write(child.toChild, $0.baseAddress! + sent, $0.count - sent) }
             if n > 0 { sent += n; continue }
             if n < 0 && errno != EAGAIN && errno != EINTR {
-                return failLocked("\(label): stopped reading its input (\(String(cString: strerror(errno))))")
+                let reason = String(cString: strerror(errno))
+                // A process that exited closed its input too: which pipe the engine meets first is a race, so say it ended.
+                if errno == EPIPE, waitForExit(ms: 1000) { return failLocked(endedEarly()) }
+                return failLocked("\(label): stopped reading its input (\(reason))")
             }
             guard wait(for: child.toChild, events: Int16(POLLOUT), until: deadline) else {
                 return failLocked("\(label): read nothing for \(timeoutMs / 1000) s")
@@ -164,7 +168,8 @@ final class ProcessPeer: PolicyPeer, @unchecked Sendable {
             let n = chunk.withUnsafeMutableBytes { read(child.fromChild, $0.baseAddress!, $0.count) }
             if n > 0 { incoming.append(contentsOf: chunk[..<n]); continue }
             if n == 0 {
-                failLocked("\(label): ended before answering a decision point"); return nil
+                _ = waitForExit(ms: 1000)
+                failLocked(endedEarly()); return nil
             }
             if errno != EAGAIN && errno != EINTR {
                 failLocked("\(label): \(String(cString: strerror(errno)))"); return nil
@@ -175,6 +180,15 @@ final class ProcessPeer: PolicyPeer, @unchecked Sendable {
         }
         failLocked("\(label): an answer longer than \(Self.maxAnswerBytes) bytes")
         return nil
+    }
+
+    /// Why the run fails when the process ended while a decision point was still to come, with its exit if known.
+    private func endedEarly() -> String {
+        switch exit {
+        case .status(let s)?: "\(label): ended before answering a decision point (exited with status \(s))"
+        case .signal(let s)?: "\(label): ended before answering a decision point (ended by signal \(s))"
+        case .unknown?, nil: "\(label): ended before answering a decision point"
+        }
     }
 
     /// Waits until `fd` is ready or the deadline passes.
