@@ -9,12 +9,33 @@ extension UsageModel {
     /// sessions in this time-of-week bin, shrunk toward its share over all bins; `smoothed`,
     /// with the bin read together with the one before it (`kernelSum`).
     public func sessionProbability(_ app: Int32, at t: Int64, offsetMinutes: Int, smoothed: Bool = false) -> Double {
+        sessionProbability(app, in: sessionReading(at: t, offsetMinutes: offsetMinutes, smoothed: smoothed))
+    }
+
+    /// The user's side of ``sessionProbability(_:at:offsetMinutes:smoothed:)`` at one moment, the
+    /// same for every app: read once for the apps of a decision.
+    public struct SessionReading: Sendable {
+        let time: Int64
+        let events: Int
+        let smoothed: Bool
+        let bin: Int
+        let priorWeight: Double
+        let started: Float
+    }
+
+    /// The session reading at `t` (``SessionReading``), of the model as it is now.
+    public func sessionReading(at t: Int64, offsetMinutes: Int, smoothed: Bool) -> SessionReading {
+        let b = Self.bin(slot: Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes))
+        return SessionReading(time: t, events: events, smoothed: smoothed, bin: b, priorWeight: Double(Self.priorDays * currentWeight(at: t)),
+                              started: Self.count(sessions, b, smoothed: smoothed))
+    }
+
+    /// ``sessionProbability(_:at:offsetMinutes:smoothed:)`` from a reading of this model at the moment.
+    public func sessionProbability(_ app: Int32, in r: SessionReading) -> Double {
         guard let h = apps[app], sessionTotal > 0 else { return 0 }
         let prior = Double(h.sessionOpens / sessionTotal)
-        let b = Self.bin(slot: Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes))
-        let k = Double(Self.priorDays * currentWeight(at: t))
-        let opens = Self.count(h.opens, b, smoothed: smoothed), started = Self.count(sessions, b, smoothed: smoothed)
-        return min(1, (Double(opens) + k * prior) / (Double(started) + k))
+        let opens = Self.count(h.opens, r.bin, smoothed: r.smoothed)
+        return min(1, (Double(opens) + r.priorWeight * prior) / (Double(r.started) + r.priorWeight))
     }
 
     /// Share of the app's screen-started session opens that come late enough after screen_on

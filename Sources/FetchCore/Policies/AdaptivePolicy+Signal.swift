@@ -29,18 +29,20 @@ extension AdaptivePolicy {
 
     /// The chance of an open of `app` that a fetch at `point` could serve, from the moment's own
     /// signal (before the re-open rhythm sharpens it); nil at an open of the app itself.
-    /// `stretch`, when given, is the model's time of week over `[now, now + horizon)`, read once
-    /// for every app of a decision.
+    /// `stretch`, when given, is the model's time of week over `[now, now + horizon)`, and `reading`
+    /// its sessions at `now` (smoothed), each read once for every app of a decision.
     @inline(__always)
     static func chance(of app: Int32, _ point: DecisionPoint, model: UsageModel, now: Int64, offsetMinutes offset: Int,
-                       horizon: Int64, stretch: UsageModel.Stretch? = nil) -> Double? {
+                       horizon: Int64, stretch: UsageModel.Stretch? = nil, session reading: UsageModel.SessionReading? = nil) -> Double? {
         switch Self.signal(point, model: model) {
         case .session:
-            return model.sessionProbability(app, at: now, offsetMinutes: offset, smoothed: true) * model.lateShare(app)
+            return model.sessionProbability(app, in: reading ?? model.sessionReading(at: now, offsetMinutes: offset, smoothed: true))
+                * model.lateShare(app)
         case .successor(let opened):
             if app == opened { return nil }
             let next = model.successorProbability(app, after: opened)
-            let session = model.opensSession(at: now) ? model.sessionProbability(app, at: now, offsetMinutes: offset, smoothed: true) : 0
+            guard model.opensSession(at: now) else { return max(next, 0) }
+            let session = model.sessionProbability(app, in: reading ?? model.sessionReading(at: now, offsetMinutes: offset, smoothed: true))
             return max(next, session)
         case .plug:
             return model.plugProbability(app)
@@ -55,10 +57,11 @@ extension AdaptivePolicy {
     /// the prediction benchmark scores it: the moment's chance (over the content window where
     /// the policy looks a tick ahead) sharpened by the re-open rhythm, times the share of the
     /// window in which an open would be stale.
-    /// `stretch`, when given, is the model's time of week over `[m.time, m.time + window)`, read once
-    /// for every app of a moment.
+    /// `stretch`, when given, is the model's time of week over `[m.time, m.time + window)`, and
+    /// `session` its sessions at `m.time` (smoothed), each read once for every app of a moment.
     public static func predictedChance(_ app: Int32, at m: PredictionMoment, model: UsageModel, staleShare: Double,
-                                       window: Int64, stretch: UsageModel.Stretch? = nil) -> Double {
+                                       window: Int64, stretch: UsageModel.Stretch? = nil,
+                                       session: UsageModel.SessionReading? = nil) -> Double {
         guard model.sessionTotal > 0 else { return 0 }
         let point: DecisionPoint = switch m.kind {
         case .tick: .tick
@@ -69,7 +72,7 @@ extension AdaptivePolicy {
         let horizon = m.kind == .tick || (m.kind == .plug && model.plugs == 0) ? window : Millis.minute
         let given = m.kind == .tick ? stretch : nil  // over the window, as the tick reads it
         guard let c = chance(of: app, point, model: model, now: m.time, offsetMinutes: m.offsetMinutes, horizon: horizon,
-                             stretch: given), c > 0 else { return 0 }
+                             stretch: given, session: session), c > 0 else { return 0 }
         let weighed = rhythmPoint(point, model: model, now: m.time)
         let reopen = reopenSpan(weighed, horizon: horizon).map { model.reopenProbability(app, at: m.time, within: $0) }
         return sharpened(c, reopen: reopen ?? 1, weighed) * staleShare

@@ -69,8 +69,13 @@ public struct APPMPredictor: OpenPredictor {
 public struct HabitsPredictor: OpenPredictor {
     public struct State: Sendable {
         public var model = UsageModel()
-        /// The time of week over the horizon of the last tick scored, read once for its apps.
-        var stretch: (time: Int64, events: Int, value: UsageModel.Stretch)?
+        /// The time of week over the horizon of the last tick scored, read once for its apps, and
+        /// the tick and the count of events it was read at. Kept as the optional the chance takes:
+        /// wrapping it anew for each app weighed copied it, which showed in profiles of a replay.
+        var stretch: UsageModel.Stretch?
+        var stretchTime: Int64 = .min, stretchEvents = -1
+        /// The sessions at the last wake or open scored, read once for its apps.
+        var session: UsageModel.SessionReading?
     }
 
     public static var name: String { "adaptive" }
@@ -89,15 +94,17 @@ public struct HabitsPredictor: OpenPredictor {
 
     public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout State) -> Double {
         guard m.kind == .tick else {
-            return AdaptivePolicy.predictedChance(app, at: m, model: state.model, staleShare: 1, window: horizon)
+            if state.session?.time != m.time || state.session?.events != state.model.events {
+                state.session = state.model.sessionReading(at: m.time, offsetMinutes: m.offsetMinutes, smoothed: true)
+            }
+            return AdaptivePolicy.predictedChance(app, at: m, model: state.model, staleShare: 1, window: horizon, session: state.session)
         }
-        if state.stretch?.time != m.time || state.stretch?.events != state.model.events {
-            let s = state.model.stretch(from: m.time, span: horizon, offsetMinutes: m.offsetMinutes, smoothed: true)
-            state.stretch = (m.time, state.model.events, s)
+        if state.stretch == nil || state.stretchTime != m.time || state.stretchEvents != state.model.events {
+            state.stretch = state.model.stretch(from: m.time, span: horizon, offsetMinutes: m.offsetMinutes, smoothed: true)
+            (state.stretchTime, state.stretchEvents) = (m.time, state.model.events)
         }
-        // Read in place: a copy of the stretch for each app weighed showed in profiles.
-        guard state.stretch!.value.anyActive else { return 0 }
-        return AdaptivePolicy.predictedChance(app, at: m, model: state.model, staleShare: 1, window: horizon, stretch: state.stretch!.value)
+        guard state.stretch!.anyActive else { return 0 }
+        return AdaptivePolicy.predictedChance(app, at: m, model: state.model, staleShare: 1, window: horizon, stretch: state.stretch)
     }
 }
 

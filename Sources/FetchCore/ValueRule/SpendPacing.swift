@@ -35,9 +35,13 @@ public struct SpendPacing: Sendable {
     /// The user's opens by local quarter-hour of the day.
     var demand = [Double](repeating: 0, count: 96)
     var demandTotal = 0.0
-    /// The share of the day's demand before each quarter-hour, computed anew when `demandTotal` moves.
+    /// The day's demand before each quarter-hour (an even day's share of one open added to each),
+    /// summed anew when `demandTotal` moves, from the first quarter-hour whose count moved
+    /// (`movedFrom`): the sums before it are what they were, and summing only the rest spared most
+    /// of the work a replay's price took.
     var elapsedBefore = [Double](repeating: 0, count: 97)
     var elapsedTotal = -1.0
+    var movedFrom = 0
     var profiledAt: Int64 = .min
     /// The local day of the last open, the opens of that day so far, and the days with opens.
     var openDay: Int64 = .min
@@ -73,6 +77,7 @@ public struct SpendPacing: Sendable {
         let quarter = Int(LocalTime.floorMod(local, Millis.day) / (15 * Millis.minute))
         demand[quarter] += 1
         demandTotal += 1
+        movedFrom = min(movedFrom, quarter)
         let day = LocalTime.floorDiv(local, Millis.day)
         if day != openDay {
             openDay = day
@@ -113,7 +118,8 @@ public struct SpendPacing: Sendable {
     /// the significand's quarter-doublings, without a logarithm (it runs for every app weighed).
     static func bin(_ x: Double) -> Int {
         guard x.isNormal, x > 0 else { return 0 }
-        let m = x.significand  // in [1, 2)
+        // The significand, in [1, 2), from the bits: `x.significand` is a call into the runtime.
+        let m = Double(bitPattern: x.bitPattern & 0x000F_FFFF_FFFF_FFFF | 0x3FF0_0000_0000_0000)
         let quarter = m < 1.189207115002721 ? 0 : m < 1.4142135623730951 ? 1 : m < 1.6817928305074290 ? 2 : 3
         return max(0, min(bins - 1, 4 * (Int(x.exponent) + 24) + quarter))
     }
@@ -129,10 +135,13 @@ public struct SpendPacing: Sendable {
         var sum = 0.0
         for b in stride(from: Self.bins - 1, through: 0, by: -1) {
             sum += energy[b]
-            if sum >= target { return exp2(Self.lowestLog2 + Double(b) * Self.step) }
+            if sum >= target { return Self.floors[b] }
         }
-        return exp2(Self.lowestLog2)
+        return Self.floors[0]
     }
+
+    /// The least value per joule of each range: a table, not a power of two at each reading.
+    static let floors = (0..<bins).map { exp2(lowestLog2 + Double($0) * step) }
 
     /// The price now, for a user aiming at `share` of the daily budget.
     public mutating func price(_ view: UserView, share: Double) -> Double {
@@ -151,7 +160,9 @@ public struct SpendPacing: Sendable {
             cached = read(share: share, start: view.scenario.minRescuesPerJoule)
             readAt = view.now.millis
         }
-        let ahead = spent / share - allowance(today: today, elapsed: elapsed(view))
+        // Read before the allowance's call: as its argument, the mutating read made that call copy the pacing.
+        let elapsedShare = elapsed(view)
+        let ahead = spent / share - allowance(today: today, elapsed: elapsedShare)
         // The same as `cached * max(1, exp(guardRate * ahead))`, without an exponential on the
         // days the user is not ahead (most moments: it showed in profiles of a replay).
         return ahead > 0 ? cached * exp(Self.guardRate * ahead) : cached
@@ -174,16 +185,17 @@ public struct SpendPacing: Sendable {
         if elapsedTotal != demandTotal && (elapsedTotal < 0 || view.now.millis >= profiledAt + 15 * Millis.minute) {
             profiledAt = view.now.millis
             // An even day, one open's worth, until the user's own opens outweigh it.
-            var sum = 0.0
-            for q in 0..<96 {
+            let from = elapsedTotal < 0 ? 0 : movedFrom
+            var sum = elapsedBefore[from]
+            for q in from..<96 {
                 elapsedBefore[q] = sum
                 sum += demand[q] + 1.0 / 96
             }
             elapsedBefore[96] = sum
-            for q in 0...96 { elapsedBefore[q] /= sum }
             elapsedTotal = demandTotal
+            movedFrom = 96
         }
-        return elapsedBefore[quarter + 1]
+        return elapsedBefore[quarter + 1] / elapsedBefore[96]
     }
 }
 
