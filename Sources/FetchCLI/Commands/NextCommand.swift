@@ -30,8 +30,8 @@ struct NextCommand: AsyncParsableCommand {
     @Flag(help: "Explain each planned fetch in words.")
     var explain = false
 
-    @Option(help: ArgumentHelp("The policy to plan under: adaptive (with @<share> or :<x>), ev-counts, ev-appm, ev-learned, "
-                               + "adaptive-v1, learned or counts, each with or without its knob.", valueName: "policy"))
+    @Option(help: ArgumentHelp("The policy to plan under: \(NextCommand.planningFamilies), each with or without its knob.",
+                               valueName: "policy"))
     var policy: String = "adaptive"
 
     @OptionGroup var scenarioOptions: ScenarioOptions
@@ -42,11 +42,17 @@ struct NextCommand: AsyncParsableCommand {
         }
     }
 
+    /// The families a plan can be made under, as the registry says, for a person: `a, b or c`.
+    static var planningFamilies: String {
+        let names = PolicyRegistry.builtIn.planning
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
     /// The policy named by `--policy` (of `next` and `serve`), when a plan can be made under it.
     static func planningPolicy(_ text: String) throws -> any PlanningPolicy {
         guard let planning = PolicySpec.parse(text) as? any PlanningPolicy else {
-            throw CLIError("--policy '\(InputBounds.printable(text))' is not a policy a plan can be made under (adaptive, ev-counts, "
-                           + "ev-appm, ev-learned, adaptive-v1, learned or counts, with or without a knob)")
+            throw CLIError("--policy '\(InputBounds.printable(text))' is not a policy a plan can be made under (\(planningFamilies), "
+                           + "with or without a knob)")
         }
         return planning
     }

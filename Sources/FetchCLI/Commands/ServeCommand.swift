@@ -38,9 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
                                + "or whose request has not arrived whole within three times this long.", valueName: "duration"))
     var readTimeout = "10s"
 
-    @Option(help: ArgumentHelp("The policy plans, wakes and push advice are made under: adaptive (with @<share> or :<x>), "
-                               + "ev-counts, ev-appm, ev-learned, adaptive-v1, learned or counts, each with or without its knob.",
-                               valueName: "policy"))
+    @Option(help: ArgumentHelp("The policy plans, wakes and push advice are made under: \(NextCommand.planningFamilies), "
+                               + "each with or without its knob.", valueName: "policy"))
     var policy: String = "adaptive"
 
     @OptionGroup var scenarioOptions: ScenarioOptions

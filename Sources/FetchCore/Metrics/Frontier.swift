@@ -46,56 +46,36 @@ public struct Frontier: Sendable, Encodable {
         public var frontierRescuedOpens: Double
     }
 
-    /// The families `bench --frontier` sweeps.
-    public static let familyNames = [HabitsPredictor.family, "counts", "fixed", "appm", "ebc"]
-        + ValueRuleFamilies.families.filter { $0 != HabitsPredictor.family } + ["adaptive-v1"]
+    /// The families `bench --frontier` sweeps, as the built-in registry lists them.
+    public static var familyNames: [String] { PolicyRegistry.builtIn.sweptNames }
     /// Families whose every point is also compared with the others at its energy: the counting
-    /// baseline and the published peers, so that what learning buys over each shows point by point.
-    public static let baselines = ["counts", "appm", "ebc"]
+    /// baseline and the published peers (``PolicyFamily/isBaseline``).
+    public static var baselines: [String] { PolicyRegistry.builtIn.baselines }
 
-    /// The knob settings `bench --frontier` sweeps under `scenario`, per family: one home for
-    /// every list.
-    ///
-    /// The value rule's families (`adaptive` first) sweep the shares of the budget each user's
-    /// price aims at (``ValueRuleFamilies/shares``). `adaptive-v1`'s prices start where a fetch can
-    /// still clear the bar: a fetch rescues at most one open, so no price above one per joule of
-    /// the cheapest fetch (a shared wake on Wi-Fi) ever fetches, and half that is where the first
-    /// fetches come. From there each point halves the price, down to where spending stops
-    /// growing; a point aiming at the whole budget closes the curve.
-    public static func sweeps(for scenario: Scenario) -> [(family: String, policies: [String])] {
-        let p = scenario.defaultApp.profile
-        let cheapest = Double(scenario.energy.fetchMicroJ(ms: p.durationMedian, bytes: p.bytes, network: .wifi, sharedWake: true)) / 1e6
-        // Bounded as a price from a name is (a scenario may make a fetch nearly free).
-        let top = min(InputBounds.maxRescuesPerJoule, 0.5 / max(1e-6, cheapest))
-        let prices = (0..<10).map { significant(top / Double(1 << $0)) }
-        let rules = Dictionary(uniqueKeysWithValues: ValueRuleFamilies.families.map { f in
-            (f, ValueRuleFamilies.shares.map { "\(f)@\($0)" })
-        })
-        let others: [String: [String]] = [
-            "counts": ["counts:0.6", "counts:0.45", "counts:0.3", "counts:0.2", "counts:0.13", "counts:0.08", "counts:0.05",
-                       "counts:0.03", "counts:0.015"],
-            "fixed": ["fixed:8h", "fixed:4h", "fixed:2h", "fixed:1h", "fixed:30m", "fixed:15m"],
-            "appm": ["appm:1", "appm:2", "appm:3", "appm:4", "appm:6", "appm:8", "appm:12"],
-            "ebc": ["ebc:0.6", "ebc:0.45", "ebc:0.3", "ebc:0.2", "ebc:0.13", "ebc:0.08", "ebc:0.05", "ebc:0.03", "ebc:0.015"],
-            "adaptive-v1": prices.map { "adaptive-v1:\($0)" } + ["adaptive-v1@1"],
-        ]
-        return familyNames.map { f in (f, rules[f] ?? others[f] ?? []) }
+    /// The knob settings `bench --frontier` sweeps under `scenario`, per family of `registry`, in
+    /// its order (``PolicyFamily/sweep``).
+    public static func sweeps(for scenario: Scenario, registry: PolicyRegistry = .builtIn) -> [(family: String, policies: [String])] {
+        registry.swept.map { f in (f.name, f.sweep?(scenario) ?? []) }
     }
 
-    /// The policies `bench --frontier` adds for `families` (comma-separated names from
-    /// ``familyNames``, nil for every one), in the order of ``sweeps(for:)``.
-    public static func sweptPolicies(for scenario: Scenario, families: String?) throws(SweepError) -> [String] {
-        guard let families else { return sweeps(for: scenario).flatMap(\.policies) }
+    /// The policies `bench --frontier` adds for `families` (comma-separated names of the swept
+    /// families, nil for every one), in the order of ``sweeps(for:registry:)``.
+    public static func sweptPolicies(for scenario: Scenario, families: String?,
+                                     registry: PolicyRegistry = .builtIn) throws(SweepError) -> [String] {
+        guard let families else { return sweeps(for: scenario, registry: registry).flatMap(\.policies) }
         let names = families.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        if let unknown = names.first(where: { !familyNames.contains($0) }) { throw SweepError(name: unknown) }
-        return sweeps(for: scenario).filter { names.contains($0.family) }.flatMap(\.policies)
+        if let unknown = names.first(where: { !registry.sweptNames.contains($0) }) {
+            throw SweepError(name: unknown, families: registry.sweptNames)
+        }
+        return sweeps(for: scenario, registry: registry).filter { names.contains($0.family) }.flatMap(\.policies)
     }
 
     /// A name in `bench --sweep` that is not a family's.
     public struct SweepError: Error, CustomStringConvertible {
         public var name: String
+        public var families: [String] = Frontier.familyNames
         public var description: String {
-            "--sweep: '\(InputBounds.printable(name))' is not a family (\(familyNames.joined(separator: ", ")))"
+            "--sweep: '\(InputBounds.printable(name))' is not a family (\(families.joined(separator: ", ")))"
         }
     }
 
@@ -115,19 +95,20 @@ public struct Frontier: Sendable, Encodable {
 
     /// The family of a policy name (`adaptive@0.04` and `adaptive` are both `adaptive`), nil
     /// for a policy with no knob.
-    public static func family(of policy: String) -> String? {
+    public static func family(of policy: String, registry: PolicyRegistry = .builtIn) -> String? {
         let base = policy.split(maxSplits: 1, whereSeparator: { $0 == ":" || $0 == "@" }).first.map(String.init) ?? policy
-        return familyNames.contains(base) ? base : nil
+        return registry.sweptNames.contains(base) ? base : nil
     }
 
-    /// The frontiers of every family with at least two points among `reports`.
-    public static func families(_ reports: [ReplayResult]) -> [Frontier] {
+    /// The frontiers of every family of `registry` with at least two points among `reports`.
+    public static func families(_ reports: [ReplayResult], registry: PolicyRegistry = .builtIn) -> [Frontier] {
         let oracle = reports.first { $0.policy == "oracle" }.map(Self.point)
-        return familyNames.compactMap { family in
-            let points = reports.filter { Self.family(of: $0.policy) == family }.map(Self.point)
+        let baselines = registry.baselines
+        return registry.sweptNames.compactMap { family in
+            let points = reports.filter { Self.family(of: $0.policy, registry: registry) == family }.map(Self.point)
             guard points.count >= 2 else { return nil }
             var f = Frontier(family: family, points: points, oracle: oracle)
-            f.atEnergyOf = reports.filter { Self.family(of: $0.policy).map(Self.baselines.contains) ?? true }.map { r in
+            f.atEnergyOf = reports.filter { Self.family(of: $0.policy, registry: registry).map(baselines.contains) ?? true }.map { r in
                 let p = point(r)
                 return Comparison(policy: p.policy, energyJoules: p.energyJoules, rescuedOpens: p.rescuedOpens,
                                   frontierRescuedOpens: round(f.rescued(atEnergy: p.energyJoules), 1))

@@ -1,21 +1,70 @@
-/// Every policy the command line and the service know, registered in this one place: its name
-/// as written (a pattern for those with a parameter), what it does, and how a name makes it.
+/// Every policy the command line and the service know, by name: the names of the built-in
+/// registry's families (``PolicyRegistry/builtIn``), what each does, and how a name makes it.
 public enum PolicySpec {
     public struct Entry: Sendable {
         public let name: String
         public let summary: String
         let make: @Sendable (String) -> (any FetchPolicy)?
+
+        /// `name` as written (a pattern for one with a parameter), and how a name makes the policy
+        /// (nil for a name this entry does not take).
+        public init(name: String, summary: String, make: @escaping @Sendable (String) -> (any FetchPolicy)?) {
+            self.name = name
+            self.summary = summary
+            self.make = make
+        }
     }
 
-    public static let registry: [Entry] = [
-        Entry(name: "none", summary: "never fetches in the background") { $0 == "none" ? NonePolicy() : nil },
-        Entry(name: "fixed:<duration>", summary: "fetches every app every period (at least 1s)") { text in
-            guard text.hasPrefix("fixed:"), let ms = DurationText.parse(String(text.dropFirst(6))), ms >= Millis.second else { return nil }
-            return FixedPolicy(period: ms, name: text)
-        },
-        Entry(name: "ios", summary: "a model of iOS Background App Refresh") { $0 == "ios" ? IOSPolicy() : nil },
-        Entry(name: "android", summary: "a model of Android's background limits (standby buckets, Doze, 15-minute periodic work)") { $0 == "android" ? AndroidPolicy() : nil },
-    ] + ValueRuleFamilies.adaptive + [
+    /// Every built-in name, in the registry's order.
+    public static var registry: [Entry] { PolicyRegistry.builtIn.entries }
+
+    /// The families `bench --frontier` sweeps between `adaptive` and the value rule over the other
+    /// predictors: the counting baseline, fixed periods and the published peers.
+    static let swept: [PolicyFamily] = [
+        PolicyFamily(name: "counts", entries: [
+            Entry(name: "counts", summary: "the counting baseline: plain per-app counts, fetch past a threshold") {
+                $0 == "counts" ? CountsPolicy() : nil
+            },
+            Entry(name: "counts:<x>", summary: "the counting baseline with its own threshold x (more than 0, at most 1)") { text in
+                guard text.hasPrefix("counts:"), let t = decimal(text.dropFirst(7)), t > 0, t <= 1 else { return nil }
+                return CountsPolicy(threshold: t, label: text)
+            },
+        ], sweeping: ["counts:0.6", "counts:0.45", "counts:0.3", "counts:0.2", "counts:0.13", "counts:0.08", "counts:0.05",
+                      "counts:0.03", "counts:0.015"], isBaseline: true, examples: ["counts", "counts:0.05"]),
+        PolicyFamily(name: "fixed", entries: [
+            Entry(name: "fixed:<duration>", summary: "fetches every app every period (at least 1s)") { text in
+                guard text.hasPrefix("fixed:"), let ms = DurationText.parse(String(text.dropFirst(6))), ms >= Millis.second else { return nil }
+                return FixedPolicy(period: ms, name: text)
+            },
+        ], sweeping: ["fixed:8h", "fixed:4h", "fixed:2h", "fixed:1h", "fixed:30m", "fixed:15m"], examples: ["fixed:15m", "fixed:1m"]),
+        PolicyFamily(name: "appm", entries: [
+            Entry(name: "appm", summary: "a published peer: APPM, prefetching at each unlock the 3 apps its sequence model ranks first") {
+                $0 == "appm" ? APPMPolicy() : nil
+            },
+            Entry(name: "appm:<k>", summary: "appm prefetching k apps (1 to 16) at each unlock") { text in
+                guard text.hasPrefix("appm:"), text.dropFirst(5).allSatisfy(isDigit), let k = Int(text.dropFirst(5)), k >= 1,
+                      k <= APPMPolicy.maxApps else { return nil }
+                return APPMPolicy(apps: k, label: text)
+            },
+        ], sweeping: ["appm:1", "appm:2", "appm:3", "appm:4", "appm:6", "appm:8", "appm:12"], isBaseline: true, examples: ["appm", "appm:8"]),
+        PolicyFamily(name: "ebc", entries: [
+            Entry(name: "ebc", summary: "a published peer: EBC, usage probability against a threshold, stricter per byte on cellular") {
+                $0 == "ebc" ? EBCPolicy() : nil
+            },
+            Entry(name: "ebc:<x>", summary: "ebc with its own threshold x (more than 0, at most 1)") { text in
+                guard text.hasPrefix("ebc:"), let t = decimal(text.dropFirst(4)), t > 0, t <= 1 else { return nil }
+                return EBCPolicy(threshold: t, label: text)
+            },
+        ], sweeping: ["ebc:0.6", "ebc:0.45", "ebc:0.3", "ebc:0.2", "ebc:0.13", "ebc:0.08", "ebc:0.05", "ebc:0.03", "ebc:0.015"],
+           isBaseline: true, examples: ["ebc", "ebc:0.05"]),
+    ]
+
+    /// `adaptive-v1`, the hand-built policy `adaptive` was before the value rule; its frontier's
+    /// prices start where a fetch can still clear the bar: a fetch rescues at most one open, so
+    /// no price above one per joule of the cheapest fetch (a shared wake on Wi-Fi) ever fetches,
+    /// and half that is where the first fetches come. From there each point halves the price,
+    /// down to where spending stops growing; a point aiming at the whole budget closes the curve.
+    static let adaptiveV1 = PolicyFamily(name: "adaptive-v1", entries: [
         Entry(name: "adaptive-v1", summary: "the hand-built policy adaptive was before the value rule: habits, a minimum price, a dual price") {
             $0 == "adaptive-v1" ? AdaptivePolicy() : nil
         },
@@ -29,49 +78,44 @@ public enum PolicySpec {
             guard text.hasPrefix("adaptive-v1@"), let share = decimal(text.dropFirst(12)), share > 0, share <= 1 else { return nil }
             return AdaptivePolicy(budgetShare: share, label: text)
         },
-        Entry(name: "learned", summary: "adaptive-v1 weighing by the learned model's chance (online logistic regression)") {
-            $0 == "learned" ? AdaptivePolicy(learns: true, label: "learned") : nil
+    ], sweep: { scenario in
+        let p = scenario.defaultApp.profile
+        let cheapest = Double(scenario.energy.fetchMicroJ(ms: p.durationMedian, bytes: p.bytes, network: .wifi, sharedWake: true)) / 1e6
+        // Bounded as a price from a name is (a scenario may make a fetch nearly free).
+        let top = min(InputBounds.maxRescuesPerJoule, 0.5 / max(1e-6, cheapest))
+        return (0..<10).map { "adaptive-v1:\(Frontier.significant(top / Double(1 << $0)))" } + ["adaptive-v1@1"]
+    }, examples: ["adaptive-v1", "adaptive-v1:0.04"])
+
+    /// The families no frontier sweeps: the platforms' models, the learned policy, pushes, the
+    /// oracles and a policy of your own.
+    static let others: [PolicyFamily] = [
+        .single("none", summary: "never fetches in the background") { NonePolicy() },
+        .single("ios", summary: "a model of iOS Background App Refresh") { IOSPolicy() },
+        .single("android", summary: "a model of Android's background limits (standby buckets, Doze, 15-minute periodic work)") {
+            AndroidPolicy()
         },
-        Entry(name: "learned:<x>", summary: "learned with its own minimum of expected rescues per joule (more than 0, at most 10)") { text in
-            guard text.hasPrefix("learned:"), let price = decimal(text.dropFirst(8)), price > 0,
-                  price <= InputBounds.maxRescuesPerJoule else { return nil }
-            return AdaptivePolicy(minRescuesPerJoule: price, learns: true, label: text)
+        PolicyFamily(name: "learned", entries: [
+            Entry(name: "learned", summary: "adaptive-v1 weighing by the learned model's chance (online logistic regression)") {
+                $0 == "learned" ? AdaptivePolicy(learns: true, label: "learned") : nil
+            },
+            Entry(name: "learned:<x>", summary: "learned with its own minimum of expected rescues per joule (more than 0, at most 10)") { text in
+                guard text.hasPrefix("learned:"), let price = decimal(text.dropFirst(8)), price > 0,
+                      price <= InputBounds.maxRescuesPerJoule else { return nil }
+                return AdaptivePolicy(minRescuesPerJoule: price, learns: true, label: text)
+            },
+        ], examples: ["learned", "learned:0.005"]),
+        .single("push-adaptive", summary: "plans silent pushes at content updates, fetches nothing itself") {
+            PushAdaptivePolicy(alsoFetch: false)
         },
-        Entry(name: "counts", summary: "the counting baseline: plain per-app counts, fetch past a threshold") {
-            $0 == "counts" ? CountsPolicy() : nil
-        },
-        Entry(name: "counts:<x>", summary: "the counting baseline with its own threshold x (more than 0, at most 1)") { text in
-            guard text.hasPrefix("counts:"), let t = decimal(text.dropFirst(7)), t > 0, t <= 1 else { return nil }
-            return CountsPolicy(threshold: t, label: text)
-        },
-        Entry(name: "appm", summary: "a published peer: APPM, prefetching at each unlock the 3 apps its sequence model ranks first") {
-            $0 == "appm" ? APPMPolicy() : nil
-        },
-        Entry(name: "appm:<k>", summary: "appm prefetching k apps (1 to 16) at each unlock") { text in
-            guard text.hasPrefix("appm:"), text.dropFirst(5).allSatisfy(isDigit), let k = Int(text.dropFirst(5)), k >= 1,
-                  k <= APPMPolicy.maxApps else { return nil }
-            return APPMPolicy(apps: k, label: text)
-        },
-        Entry(name: "ebc", summary: "a published peer: EBC, usage probability against a threshold, stricter per byte on cellular") {
-            $0 == "ebc" ? EBCPolicy() : nil
-        },
-        Entry(name: "ebc:<x>", summary: "ebc with its own threshold x (more than 0, at most 1)") { text in
-            guard text.hasPrefix("ebc:"), let t = decimal(text.dropFirst(4)), t > 0, t <= 1 else { return nil }
-            return EBCPolicy(threshold: t, label: text)
-        },
-    ] + ValueRuleFamilies.entries + [
-        Entry(name: "push-adaptive", summary: "plans silent pushes at content updates, fetches nothing itself") {
-            $0 == "push-adaptive" ? PushAdaptivePolicy(alsoFetch: false) : nil
-        },
-        Entry(name: "adaptive+push", summary: "push-adaptive that also fetches as adaptive-v1 does") {
-            $0 == "adaptive+push" ? PushAdaptivePolicy(alsoFetch: true) : nil
-        },
-        Entry(name: "oracle", summary: "knows the future opens and each fetch's draw: the upper bound") { $0 == "oracle" ? OraclePolicy() : nil },
-        Entry(name: "oracle:opens", summary: "knows the future opens, not the draws: the bound for prediction alone") {
-            $0 == "oracle:opens" ? OraclePolicy(knowsDraws: false) : nil
+        .single("adaptive+push", summary: "push-adaptive that also fetches as adaptive-v1 does") { PushAdaptivePolicy(alsoFetch: true) },
+        .single("oracle", summary: "knows the future opens and each fetch's draw: the upper bound") { OraclePolicy() },
+        .single("oracle:opens", summary: "knows the future opens, not the draws: the bound for prediction alone") {
+            OraclePolicy(knowsDraws: false)
         },
         // Made by `parse(_:launch:)` only: a process is started by the caller that may start one.
-        Entry(name: "exec:<command>", summary: "your own policy: a process speaking JSON Lines (docs/policies.md)") { _ in nil },
+        PolicyFamily(name: "exec", entries: [
+            Entry(name: "exec:<command>", summary: "your own policy: a process speaking JSON Lines (docs/policies.md)") { _ in nil },
+        ], examples: []),
     ]
 
     /// A knob's number: plain decimal digits with an optional point and exponent (`0.5`, `2e-3`).
@@ -101,10 +145,10 @@ public enum PolicySpec {
     }
 
     /// The registered names, in order.
-    public static let known = registry.map(\.name)
+    public static var known: [String] { registry.map(\.name) }
 
     /// One line per policy, for `--help`.
-    public static let helpText = registry.map { "\($0.name): \($0.summary)" }.joined(separator: "; ")
+    public static var helpText: String { registry.map { "\($0.name): \($0.summary)" }.joined(separator: "; ") }
 
     /// The policy a name makes; `exec:<command>` only with `launch`, which starts the process
     /// (the service passes none, so a request can never start one).
@@ -112,9 +156,6 @@ public enum PolicySpec {
         if let command = ExecPolicy.command(in: text) {
             return try launch.map { ExecPolicy(command: command, peer: try $0(command)) }
         }
-        for entry in registry {
-            if let p = entry.make(text) { return p }
-        }
-        return nil
+        return PolicyRegistry.builtIn.make(text)
     }
 }

@@ -4,7 +4,7 @@
 /// alone), scored against what the log did next. Models learn online and are scored forward
 /// only: the answer to a moment reaches a learner when its window has closed, never sooner.
 ///
-/// The models: `adaptive` (the adaptive policy's own chance, ``AdaptivePolicy/predictedChance(_:at:model:staleShare:window:stretch:)``),
+/// The models: `adaptive` (the adaptive policy's own chance, ``AdaptivePolicy/predictedChance(_:at:model:staleShare:window:stretch:session:)``),
 /// `counts` (the counting baseline's, ``CountsPolicy/chance(of:at:now:span:offsetMinutes:counts:)``),
 /// `learned` (``OpenLearner``), the published peer `appm` (``APPMPolicy/chance(of:now:span:model:)``) and,
 /// with leave-one-out, `learned` without each signal.

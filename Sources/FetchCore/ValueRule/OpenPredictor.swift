@@ -65,7 +65,7 @@ public struct APPMPredictor: OpenPredictor {
     }
 }
 
-/// `adaptive`'s habits (``AdaptivePolicy/predictedChance(_:at:model:staleShare:window:stretch:)``).
+/// `adaptive`'s habits (``AdaptivePolicy/predictedChance(_:at:model:staleShare:window:stretch:session:)``).
 public struct HabitsPredictor: OpenPredictor {
     public struct State: Sendable {
         public var model = UsageModel()

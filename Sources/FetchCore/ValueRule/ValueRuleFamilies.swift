@@ -14,21 +14,35 @@ public enum ValueRuleFamilies {
     public static let shares = ["0.01", "0.013", "0.016", "0.02", "0.025", "0.032", "0.04", "0.05", "0.063", "0.08", "0.1",
                                 "0.13", "0.16", "0.2", "0.25", "0.32", "0.4", "0.5", "0.63", "0.8", "1"]
 
-    /// The registry's entries for `adaptive`: the project's policy, first in the list.
-    static var adaptive: [PolicySpec.Entry] {
+    /// The registry's family `adaptive`: the project's policy, first in the list.
+    static var adaptive: PolicyFamily {
         let habits = HabitsPredictor()
-        return [entry(habits, summary: "this project's policy: the value rule over each user's habits, its price the user's own "
-                          + "for \(TriggerReason.percent(ValueRulePolicy<HabitsPredictor>.defaultShare))% of the daily budget"),
-                shareEntry(habits, subject: "adaptive"), priceEntry(habits, subject: "adaptive")]
+        return family(habits, entries: [
+            entry(habits, summary: "this project's policy: the value rule over each user's habits, its price the user's own "
+                      + "for \(TriggerReason.percent(ValueRulePolicy<HabitsPredictor>.defaultShare))% of the daily budget"),
+            shareEntry(habits, subject: "adaptive"), priceEntry(habits, subject: "adaptive"),
+        ], examples: ["adaptive", "adaptive@0.04", "adaptive:0.001"])
     }
 
-    /// The registry's entries over the other predictors: per predictor, the default share, a share, a price.
-    static var entries: [PolicySpec.Entry] {
-        func three<P: OpenPredictor>(_ p: P) -> [PolicySpec.Entry] {
-            [entry(p, summary: "the value rule over \(P.name)'s chance, calibrated per user, at the default share"),
-             shareEntry(p, subject: "the value rule over \(P.name)"), priceEntry(p, subject: "the value rule over \(P.name)")]
-        }
-        return three(CountsPredictor()) + three(APPMPredictor()) + three(LearnedPredictor())
+    /// The registry's families of the value rule over the other predictors: per predictor, the
+    /// default share, a share, a price.
+    static var others: [PolicyFamily] {
+        [family(over: CountsPredictor(), examples: ["ev-counts", "ev-counts:0.001"]), family(over: APPMPredictor(), examples: ["ev-appm@1"]),
+         family(over: LearnedPredictor(), examples: ["ev-learned"])]
+    }
+
+    /// A family of the rule over `predictor`, swept over ``shares``.
+    static func family<P: OpenPredictor>(_ predictor: P, entries: [PolicySpec.Entry], examples: [String]) -> PolicyFamily {
+        PolicyFamily(name: P.family, entries: entries, sweeping: shares.map { "\(P.family)@\($0)" }, examples: examples)
+    }
+
+    /// The family of the value rule over a predictor of your own: its name at the default share,
+    /// `@<share>` and `:<x>`, swept over ``shares`` by `bench --frontier`, as the built-in
+    /// predictors' families are; one line in a registry (``PolicyRegistry/adding(_:)``).
+    public static func family<P: OpenPredictor>(over predictor: P, examples: [String]) -> PolicyFamily {
+        family(predictor, entries: [entry(predictor, summary: "the value rule over \(P.name)'s chance, calibrated per user, at the default share"),
+                                    shareEntry(predictor, subject: "the value rule over \(P.name)"),
+                                    priceEntry(predictor, subject: "the value rule over \(P.name)")], examples: examples)
     }
 
     static func entry<P: OpenPredictor>(_ predictor: P, summary: String) -> PolicySpec.Entry {

@@ -1,0 +1,61 @@
+import FetchCore
+import FetchTesting
+import Testing
+
+/// A predictor a policy author might write first: an app is as likely as its share of the
+/// user's opens so far. Declared here alone, with its family's one line in the registry under
+/// test, it is swept by the frontier and replayed by the hard-rule tests.
+struct ShareOfOpensPredictor: OpenPredictor {
+    struct State: Sendable {
+        var opens: [Int32: Double] = [:]
+        var total = 0.0
+    }
+
+    static var name: String { "toy-share" }
+    func makeState() -> State { State() }
+
+    func observe(_ event: UsageEvent, state: inout State) {
+        guard event.kind == .open else { return }
+        state.opens[event.app, default: 0] += 1
+        state.total += 1
+    }
+
+    func score(_ app: Int32, at moment: PredictionMoment, horizon: Int64, state: inout State) -> Double {
+        state.total > 0 ? (state.opens[app] ?? 0) / state.total : 0
+    }
+}
+
+extension PolicyRegistry {
+    /// The built-in families and the test target's own: what the hard-rule tests replay.
+    static let underTest = PolicyRegistry.builtIn.adding(ValueRuleFamilies.family(over: ShareOfOpensPredictor(),
+                                                                                  examples: ["ev-toy-share", "ev-toy-share@0.1"]))
+}
+
+struct ToyFamilyTests {
+    @Test func aFamilyAddedToARegistryIsSweptAndGetsItsCurveBesideTheBuiltInOnes() throws {
+        let registry = PolicyRegistry.underTest
+        let swept = try Frontier.sweptPolicies(for: .default, families: "ev-toy-share,counts", registry: registry)
+        let toy = swept.filter { $0.hasPrefix("ev-toy-share@") }
+        #expect(toy.count == ValueRuleFamilies.shares.count && swept.count == toy.count + 9)
+        #expect(throws: Frontier.SweepError.self) { try Frontier.sweptPolicies(for: .default, families: "ev-toy-share") }
+        let log = RandomLog(seed: 3, users: 3, days: 5)
+        let scenario = RandomLog.scenario(seed: 3, apps: Int(log.appCount))
+        let reports = ["ev-toy-share@0.05", "ev-toy-share@0.5", "ev-toy-share", "counts:0.3", "counts:0.05", "oracle"].map { name in
+            log.replay(registry.make(name)!, scenario: scenario, seed: 3)
+        }
+        let curves = Frontier.families(reports, registry: registry)
+        let curve = try #require(curves.first { $0.family == "ev-toy-share" })
+        #expect(curve.points.count == 3 && curves.map(\.family) == ["counts", "ev-toy-share"])
+        // The counting baseline's points are read on the toy's curve at their energy, as on every family's.
+        #expect(curve.atEnergyOf.map(\.policy).sorted() == ["counts:0.05", "counts:0.3", "oracle"])
+        #expect(Frontier.families(reports).map(\.family) == ["counts"])
+    }
+
+    @Test func theHardRuleTestsReplayEveryFamilysExamplesTheToysIncluded() {
+        for family in PolicyRegistry.underTest.families {
+            #expect(family.examples.allSatisfy(HardRuleTests.policies.contains), "\(family.name)")
+            #expect(family.examples.allSatisfy { PolicyRegistry.underTest.make($0) != nil }, "\(family.name)")
+        }
+        #expect(HardRuleTests.policies.contains("ev-toy-share@0.1"))
+    }
+}
