@@ -51,6 +51,30 @@ struct ToyFamilyTests {
         #expect(Frontier.families(reports).map(\.family) == ["counts"])
     }
 
+    @Test func predictScoresTheToyPredictorBesideItsOwnModelsOnTheSameExamples() throws {
+        let source = try ArraySource(csv: SyntheticLog.csv(users: 3, days: 6, seed: 9))
+        var byUser: [Int32: [UsageEvent]] = [:]
+        for e in source.events { byUser[e.user, default: []].append(e) }
+        func run(_ registry: PolicyRegistry) -> PredictionBench {
+            var bench = PredictionBench(window: 30 * Millis.minute, tick: 15 * Millis.minute, leaveOneOut: true, registry: registry)
+            for user in byUser.keys.sorted() {
+                bench.run(user: user, events: byUser[user]!.sorted { a, b in a.time != b.time ? a.time < b.time : a.canonicallyPrecedes(b) })
+            }
+            return bench
+        }
+        let toy = run(.underTest), builtIn = run(.builtIn)
+        #expect(toy.primary == PredictionBench.baseModels + ["toy-share"] && builtIn.primary == PredictionBench.baseModels)
+        #expect(toy.models.count == builtIn.models.count + 1 && toy.models.last?.hasPrefix("learned without ") == true)
+        let overall = toy.overall
+        // Every model, the toy too, scored on the same examples; the others' scores as without it.
+        #expect(Set(overall.map(\.examples)).count == 1)
+        #expect(overall[4].examples > 10_000 && overall[4].averagePrecision > overall[4].baseRate)
+        let without = builtIn.overall
+        #expect(overall.prefix(4).map(\.averagePrecision) == without.prefix(4).map(\.averagePrecision))
+        #expect(toy.text(markdown: true, users: source.users).contains("toy-share"))
+        #expect(try toy.json(users: source.users).contains("toy-share"))
+    }
+
     @Test func theHardRuleTestsReplayEveryFamilysExamplesTheToysIncluded() {
         for family in PolicyRegistry.underTest.families {
             #expect(family.examples.allSatisfy(HardRuleTests.policies.contains), "\(family.name)")

@@ -38,7 +38,7 @@ public enum PredictionReport {
         Charts.axes(&s, ticks, ticks, x, y, left, right, top, bottom, xLabel: "the model's chance", yLabel: "observed rate")
         s.line(x(0), y(0), x(1), y(1), "#bbb")
         let overall = bench.overall
-        for i in PredictionBench.baseModels.indices {
+        for i in bench.primary.indices {
             let color = SVG.palette[i % SVG.palette.count]
             let bins = overall[i].calibration.filter { $0.examples > 0 }
             let points = bins.map { (x($0.chanceSum / Double($0.examples)), y(Double($0.positives) / Double($0.examples))) }

@@ -14,19 +14,24 @@ public struct PolicyFamily: Sendable {
     public let isBaseline: Bool
     /// Names of its policies, one of each form, that the hard-rule tests replay on random logs.
     public let examples: [String]
+    /// A model of opens that `predict` scores beside its own (the counting baseline's, APPM's,
+    /// the habits' and the learned model, which the built-in families' rules run over), by its name.
+    public let predictor: (any OpenPredictor)?
 
     public init(name: String, entries: [PolicySpec.Entry], sweep: (@Sendable (Scenario) -> [String])? = nil,
-                isBaseline: Bool = false, examples: [String]) {
+                isBaseline: Bool = false, examples: [String], predictor: (any OpenPredictor)? = nil) {
         self.name = name
         self.entries = entries
         self.sweep = sweep
         self.isBaseline = isBaseline
         self.examples = examples
+        self.predictor = predictor
     }
 
     /// A family whose sweep is the same list under every scenario.
-    public init(name: String, entries: [PolicySpec.Entry], sweeping points: [String], isBaseline: Bool = false, examples: [String]) {
-        self.init(name: name, entries: entries, sweep: { _ in points }, isBaseline: isBaseline, examples: examples)
+    public init(name: String, entries: [PolicySpec.Entry], sweeping points: [String], isBaseline: Bool = false, examples: [String],
+                predictor: (any OpenPredictor)? = nil) {
+        self.init(name: name, entries: entries, sweep: { _ in points }, isBaseline: isBaseline, examples: examples, predictor: predictor)
     }
 
     /// A family of one name with no knob: `name` makes `make()`.

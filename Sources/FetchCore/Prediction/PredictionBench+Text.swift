@@ -5,7 +5,7 @@ extension PredictionBench {
         let grid = { (c: [String], r: [[String]]) in ResultText.grid(c, r, markdown: markdown, leftColumns: [0, 1]) }
         let f = ResultText.fixed
         let overall = self.overall
-        let base = Self.baseModels.count
+        let base = primary.count
         var out = grid(["model", "moments", "examples", "base rate", "log-loss", "Brier", "avg precision"],
                        overall.prefix(base).enumerated().map { i, s in
                            [models[i], "all", "\(s.examples)", f(s.baseRate, 4), f(s.logLoss, 4), f(s.brier, 5), f(s.averagePrecision, 4)]
@@ -17,12 +17,12 @@ extension PredictionBench {
                                        f(s.averagePrecision, 4)]
                            }
                        })
-        out += "\n" + grid(["user", "examples"] + Self.baseModels.flatMap { ["\($0) log-loss", "\($0) AP"] },
+        out += "\n" + grid(["user", "examples"] + primary.flatMap { ["\($0) log-loss", "\($0) AP"] },
                            perUser.map { u in
                                [users[u.user], "\(u.scores[0].examples)"] + u.scores.flatMap { [f($0.logLoss, 4), f($0.averagePrecision, 4)] }
                            })
         out += worstUsers(users: users)
-        out += "\n" + grid(["chance", "examples"] + Self.baseModels.flatMap { ["\($0) mean", "\($0) observed"] },
+        out += "\n" + grid(["chance", "examples"] + primary.flatMap { ["\($0) mean", "\($0) observed"] },
                            (0..<PredictionScore.calibrationBins).map { b in
                                let lo = Double(b) / Double(PredictionScore.calibrationBins)
                                let cells = (0..<base).flatMap { i -> [String] in
@@ -52,15 +52,15 @@ extension PredictionBench {
     /// A line naming, per model, the user on whom its average precision is the lowest multiple of
     /// the counting baseline's: a sum carried by a few users cannot hide the others.
     func worstUsers(users: NameTable) -> String {
-        guard let counts = Self.baseModels.firstIndex(of: "counts"), !perUser.isEmpty else { return "" }
+        guard let counts = primary.firstIndex(of: "counts"), !perUser.isEmpty else { return "" }
         let f = ResultText.fixed
-        let worst = Self.baseModels.indices.filter { $0 != counts }.compactMap { m -> String? in
+        let worst = primary.indices.filter { $0 != counts }.compactMap { m -> String? in
             let ratios = perUser.compactMap { u -> (String, Double)? in
                 let base = u.scores[counts].averagePrecision
                 return base > 0 ? (users[u.user], u.scores[m].averagePrecision / base) : nil
             }
             guard let w = ratios.min(by: { $0.1 < $1.1 }) else { return nil }
-            return "\(Self.baseModels[m]) \(f(w.1, 2))× counts (\(w.0))"
+            return "\(primary[m]) \(f(w.1, 2))× counts (\(w.0))"
         }
         return "\nWorst user, average precision against the counting baseline's: " + worst.joined(separator: "; ") + "\n"
     }
@@ -93,8 +93,8 @@ extension PredictionBench {
                 (bench.models[m], Dictionary(uniqueKeysWithValues: PredictionMoment.Kind.allCases.map { ($0.name, bench.byKind[m][$0.rawValue]) }))
             }), forKey: .byKind)
             try c.encode(bench.perUser.map { u in
-                UserScores(user: users[u.user], scores: Dictionary(uniqueKeysWithValues: PredictionBench.baseModels.indices.map {
-                    (PredictionBench.baseModels[$0], u.scores[$0])
+                UserScores(user: users[u.user], scores: Dictionary(uniqueKeysWithValues: bench.primary.indices.map {
+                    (bench.primary[$0], u.scores[$0])
                 }))
             }, forKey: .perUser)
             // Only where it happened, so that every other report reads as before.

@@ -5,6 +5,8 @@ extension PredictionBench {
         var sequence = AppSequenceModel()
         var learner: OpenLearner
         var others: [LogisticLearner]
+        /// The registry's predictors, each with this user's state.
+        var extras: [any PredictorRunning]
         /// Per app id, its opens' times, and the first not before the last moment asked.
         var opens: [[Int64]] = []
         var cursor: [Int] = []
@@ -20,7 +22,8 @@ extension PredictionBench {
             window = bench.window
             learner = OpenLearner(window: bench.window, prior: prior)
             others = bench.leftOut.map { LogisticLearner(window: bench.window, without: [$0]) }
-            userScores = Array(repeating: PredictionScore(), count: PredictionBench.baseModels.count)
+            extras = bench.extras.map { $0.running() }
+            userScores = Array(repeating: PredictionScore(), count: bench.primary.count)
             for e in events where e.kind == .open && e.app >= 0 {
                 let a = Int(e.app)
                 if a >= opens.count { opens.append(contentsOf: repeatElement([], count: a + 1 - opens.count)) }
@@ -41,6 +44,7 @@ extension PredictionBench {
             learner.observe(e)
             model.observe(e)
             sequence.observe(e)
+            for i in extras.indices { extras[i].observe(e) }
             lastEvent = t
             if e.kind == .open && e.app >= 0 { openedRecently(e.app) }
         }
@@ -117,8 +121,14 @@ extension PredictionBench {
                 userScores[1].add(counts, y)
                 userScores[2].add(learned, y)
                 userScores[3].add(appm, y)
+                let base = PredictionBench.baseModels.count
+                for j in extras.indices {
+                    let chance = extras[j].score(app, at: m, horizon: window) * share
+                    bench.byKind[base + j][k].add(chance, y)
+                    userScores[base + j].add(chance, y)
+                }
                 for i in others.indices {
-                    bench.byKind[PredictionBench.baseModels.count + i][k].add(others[i].probability(x), y)
+                    bench.byKind[bench.primary.count + i][k].add(others[i].probability(x), y)
                     others[i].record(x, app: app, at: t)
                 }
             }
@@ -135,4 +145,26 @@ extension PredictionBench {
         for e in events { run.observe(e) }
         return run.appsScored(at: PredictionMoment(kind: .open, time: last.time.millis, offsetMinutes: 0, opened: last.app)).apps
     }
+}
+
+/// A predictor with one user's state, as `predict` runs it beside its own models.
+protocol PredictorRunning {
+    mutating func observe(_ event: UsageEvent)
+    mutating func score(_ app: Int32, at moment: PredictionMoment, horizon: Int64) -> Double
+}
+
+struct PredictorRun<P: OpenPredictor>: PredictorRunning {
+    let predictor: P
+    var state: P.State
+
+    mutating func observe(_ event: UsageEvent) { predictor.observe(event, state: &state) }
+
+    mutating func score(_ app: Int32, at moment: PredictionMoment, horizon: Int64) -> Double {
+        predictor.score(app, at: moment, horizon: horizon, state: &state)
+    }
+}
+
+extension OpenPredictor {
+    /// This predictor with a new user's state.
+    func running() -> any PredictorRunning { PredictorRun(predictor: self, state: makeState()) }
 }

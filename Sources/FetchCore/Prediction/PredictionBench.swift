@@ -7,10 +7,14 @@
 /// The models: `adaptive` (the adaptive policy's own chance, ``AdaptivePolicy/predictedChance(_:at:model:staleShare:window:stretch:session:)``),
 /// `counts` (the counting baseline's, ``CountsPolicy/chance(of:at:now:span:offsetMinutes:counts:)``),
 /// `learned` (``OpenLearner``), the published peer `appm` (``APPMPolicy/chance(of:now:span:model:)``) and,
-/// with leave-one-out, `learned` without each signal.
+/// with leave-one-out, `learned` without each signal; after the base models, each predictor a
+/// family of the registry brings (``PolicyFamily/predictor``), scored as the rule reads it.
 public struct PredictionBench: Sendable {
-    /// The models scored, in order: the base models always, then one per signal left out.
+    /// The models scored, in order: the primary ones, then one per signal left out.
     public let models: [String]
+    /// The base models, then the predictors the registry's families bring (``PolicyFamily/predictor``).
+    public let primary: [String]
+    let extras: [any OpenPredictor]
     public let window: Int64
     public let tick: Int64
     let leftOut: [OpenFeatures.Group]
@@ -34,11 +38,13 @@ public struct PredictionBench: Sendable {
     /// rather than the content window: how the policy's prior is fitted, with `--fit-prior --policy-horizons`.
     public var policyHorizons = false
 
-    public init(window: Int64, tick: Int64, leaveOneOut: Bool) {
+    public init(window: Int64, tick: Int64, leaveOneOut: Bool, registry: PolicyRegistry = .builtIn) {
         self.window = window
         self.tick = max(tick, Millis.minute)
         leftOut = leaveOneOut ? OpenFeatures.Group.allCases.filter { $0 != .kind } : []
-        models = Self.baseModels + leftOut.map { "learned without \($0.name)" }
+        extras = registry.families.compactMap(\.predictor)
+        primary = Self.baseModels + extras.map { type(of: $0).name }
+        models = primary + leftOut.map { "learned without \($0.name)" }
         byKind = Array(repeating: Array(repeating: PredictionScore(), count: PredictionMoment.Kind.allCases.count),
                        count: models.count)
     }

@@ -25,24 +25,32 @@ public enum ValueRuleFamilies {
     }
 
     /// The registry's families of the value rule over the other predictors: per predictor, the
-    /// default share, a share, a price.
+    /// default share, a share, a price (`predict` scores these predictors as its own models).
     static var others: [PolicyFamily] {
-        [family(over: CountsPredictor(), examples: ["ev-counts", "ev-counts:0.001"]), family(over: APPMPredictor(), examples: ["ev-appm@1"]),
-         family(over: LearnedPredictor(), examples: ["ev-learned"])]
+        [family(CountsPredictor(), entries: entries(CountsPredictor()), examples: ["ev-counts", "ev-counts:0.001"]),
+         family(APPMPredictor(), entries: entries(APPMPredictor()), examples: ["ev-appm@1"]),
+         family(LearnedPredictor(), entries: entries(LearnedPredictor()), examples: ["ev-learned"])]
     }
 
     /// A family of the rule over `predictor`, swept over ``shares``.
-    static func family<P: OpenPredictor>(_ predictor: P, entries: [PolicySpec.Entry], examples: [String]) -> PolicyFamily {
-        PolicyFamily(name: P.family, entries: entries, sweeping: shares.map { "\(P.family)@\($0)" }, examples: examples)
+    static func family<P: OpenPredictor>(_ predictor: P, entries: [PolicySpec.Entry], examples: [String],
+                                         scored: Bool = false) -> PolicyFamily {
+        PolicyFamily(name: P.family, entries: entries, sweeping: shares.map { "\(P.family)@\($0)" }, examples: examples,
+                     predictor: scored ? predictor : nil)
     }
 
     /// The family of the value rule over a predictor of your own: its name at the default share,
-    /// `@<share>` and `:<x>`, swept over ``shares`` by `bench --frontier`, as the built-in
-    /// predictors' families are; one line in a registry (``PolicyRegistry/adding(_:)``).
+    /// `@<share>` and `:<x>`, swept over ``shares`` by `bench --frontier` as the built-in
+    /// predictors' families are, and the predictor scored by `predict`; one line in a registry
+    /// (``PolicyRegistry/adding(_:)``).
     public static func family<P: OpenPredictor>(over predictor: P, examples: [String]) -> PolicyFamily {
-        family(predictor, entries: [entry(predictor, summary: "the value rule over \(P.name)'s chance, calibrated per user, at the default share"),
-                                    shareEntry(predictor, subject: "the value rule over \(P.name)"),
-                                    priceEntry(predictor, subject: "the value rule over \(P.name)")], examples: examples)
+        family(predictor, entries: entries(predictor), examples: examples, scored: true)
+    }
+
+    /// The rule's names over `predictor`: at the default share, at a share, at a price.
+    static func entries<P: OpenPredictor>(_ p: P) -> [PolicySpec.Entry] {
+        [entry(p, summary: "the value rule over \(P.name)'s chance, calibrated per user, at the default share"),
+         shareEntry(p, subject: "the value rule over \(P.name)"), priceEntry(p, subject: "the value rule over \(P.name)")]
     }
 
     static func entry<P: OpenPredictor>(_ predictor: P, summary: String) -> PolicySpec.Entry {
