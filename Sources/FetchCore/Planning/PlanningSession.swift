@@ -8,6 +8,11 @@
 /// Its stored state is accessed without dynamic exclusivity checks: it is used at every event
 /// and every supposed wake of a plan, and no method keeps an access open across a call that
 /// could start another.
+///
+/// Its public methods are specialized for every built-in policy a plan can be made under (the
+/// registry's, ``PolicyRegistry/planning``), alike: a session the service or `next` opens from
+/// `any PlanningPolicy` then runs the policy's own code, where the generic path took a plan under
+/// `adaptive` measurably longer (Benchmarks/HISTORY.md, "Plans").
 public final class PlanningSession<P: PlanningPolicy> {
     public let user: String
     public let planner: FetchPlanner<P>
@@ -47,7 +52,12 @@ public final class PlanningSession<P: PlanningPolicy> {
     public var userID: Int32? { sim?.user }
 
     /// Takes the user's next event; events and reports must come in time order.
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
+    @_specialize(exported: true, where P == CountsPolicy)
+    @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     public func receive(_ e: UsageEvent) {
         precondition(e.time.millis >= lastEventTime, "events of a planning session must come in time order")
         simulator(user: e.user).receive(e)
@@ -57,7 +67,12 @@ public final class PlanningSession<P: PlanningPolicy> {
     }
 
     /// Takes a fetch the app made and reported, in time order with the events (by its start).
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
+    @_specialize(exported: true, where P == CountsPolicy)
+    @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     public func report(_ f: FetchReport, user id: Int32) {
         precondition(f.start.millis >= lastEventTime, "reports of a planning session must come in time order")
         simulator(user: id).report(f)
@@ -80,7 +95,12 @@ public final class PlanningSession<P: PlanningPolicy> {
 
     /// What the device has spent of the day's budgets at `at` (nil: the last event); nil when
     /// there are no events or `at` is not ``reachable(_:)``.
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
+    @_specialize(exported: true, where P == CountsPolicy)
+    @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     public func budget(at: Int64?) -> BudgetState? {
         guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
         let sim = projection(of: live, to: at ?? lastEventTime)
@@ -112,7 +132,12 @@ public final class PlanningSession<P: PlanningPolicy> {
     /// plans kept (`PlanMemo`): the same plan, at the cost of a lookup. From the second app's
     /// plan from one moment on, the plans read one kept run (`PlanRun`): the same plans, each
     /// at the cost of its own wakes.
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
+    @_specialize(exported: true, where P == CountsPolicy)
+    @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     public func plan(app: String, at: Int64?, horizon: Int64) -> FetchPlan {
         let question = PlanMemo.Question(app: app, at: at, horizon: horizon)
         if let known = memo.plan(for: question) { return known }
@@ -134,7 +159,12 @@ public final class PlanningSession<P: PlanningPolicy> {
     }
 
     /// Plans fetches of `app` over `(at, at + horizon]` from the live state, whatever was kept.
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
+    @_specialize(exported: true, where P == CountsPolicy)
+    @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     public func planAnew(app: String, at: Int64?, horizon: Int64) -> FetchPlan {
         plan(app: app, at: at, horizon: horizon, keeping: .never)
     }
@@ -142,7 +172,12 @@ public final class PlanningSession<P: PlanningPolicy> {
     /// The plans of each of `apps` over `(at, at + horizon]` from the live state, whatever was
     /// kept: the same as ``planAnew(app:at:horizon:)`` for each, from one run of the engine and
     /// the wakes they have in common (`PlanRun`).
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
+    @_specialize(exported: true, where P == CountsPolicy)
+    @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     public func plans(apps: [String], at: Int64?, horizon: Int64) -> [FetchPlan] {
         let (kept, ranOnceFrom) = (self.kept, self.ranOnceFrom)
         defer { (self.kept, self.ranOnceFrom) = (kept, ranOnceFrom) }
