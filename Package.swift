@@ -80,6 +80,8 @@ let package = Package(
         ),
         // The API's request bodies, decoded and checked into domain values: no HTTP, no I/O.
         .target(name: "FetchAPI", dependencies: ["FetchCore"]),
+        // The self-contained HTML report of a bench or a prediction run: charts as SVG, no I/O.
+        .target(name: "FetchReport", dependencies: ["FetchCore"]),
         // The HTTP service: routes over the store and live planning sessions (Hummingbird 2).
         .target(
             name: "FetchServer",
@@ -119,7 +121,7 @@ let package = Package(
         .target(
             name: "FetchCLI",
             dependencies: [
-                "CFetchShims", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
+                "CFetchShims", "FetchCore", "FetchReport", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

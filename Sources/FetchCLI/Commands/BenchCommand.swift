@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchCore
+import FetchReport
 import FetchStorage
 
 /// `fetchsched bench`: several policies over the same logs and seed, one row each.

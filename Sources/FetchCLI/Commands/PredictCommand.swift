@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchCore
+import FetchReport
 import FetchStorage
 
 /// `fetchsched predict`: the prediction benchmark, apart from replay (``PredictionBench``).

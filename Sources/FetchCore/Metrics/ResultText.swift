@@ -18,18 +18,18 @@ public enum ResultText {
         return encoder
     }
 
-    static let columns = ["policy", "opens", "fresh %", "rescued", "stale p50 min", "fetches", "failed+term",
+    package static let columns = ["policy", "opens", "fresh %", "rescued", "stale p50 min", "fetches", "failed+term",
                           "energy J", "J/user-day", "cell MB", "rescued/fetch", "rescued/kJ", "violations", "refused"]
 
     /// Push columns, shown when some report has pushes: received, held over the rate limit,
     /// mean delay of the late ones, and opens rescued by push-woken fetches.
     static let pushColumns = ["pushes", "held", "late delay min", "push rescued"]
 
-    static func columns(_ reports: [ReplayResult]) -> [String] {
+    package static func columns(_ reports: [ReplayResult]) -> [String] {
         reports.contains { !$0.total.pushes.isEmpty } ? columns + pushColumns : columns
     }
 
-    static func cells(_ r: ReplayResult, pushes: Bool) -> [String] {
+    package static func cells(_ r: ReplayResult, pushes: Bool) -> [String] {
         guard pushes else { return cells(r) }
         let p = r.total.pushes
         return cells(r) + ["\(p.silent + p.alert)", "\(p.held)",
@@ -37,7 +37,7 @@ public enum ResultText {
                            "\(p.rescuedOpens)"]
     }
 
-    static func cells(_ r: ReplayResult) -> [String] {
+    package static func cells(_ r: ReplayResult) -> [String] {
         let t = r.total
         let energy = Double(t.energyMicroJ) / 1_000_000
         let userDays = max(1, r.perUser.days)
@@ -73,10 +73,10 @@ public enum ResultText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static let frontierColumns = ["family", "points", "oracle J", "rescued at oracle J", "× oracle", "best point",
+    package static let frontierColumns = ["family", "points", "oracle J", "rescued at oracle J", "× oracle", "best point",
                                   "its rescued", "× oracle", "its J ÷ oracle J"]
 
-    static func cells(_ f: Frontier) -> [String] {
+    package static func cells(_ f: Frontier) -> [String] {
         let r = f.ratios
         return [f.family, "\(f.points.count)", f.oracle.map { fixed($0.energyJoules, 1) } ?? "-",
                 f.rescuedAtOracleEnergy.map { fixed($0, 1) } ?? "-", r.map { fixed($0.atOracleEnergy, 2) } ?? "-",

@@ -1,3 +1,4 @@
+import FetchCore
 /// One user's day as the report draws it: the device context from the log, and per policy the
 /// opens (fresh or stale) and the fetches (by result).
 public struct Timeline: Sendable {

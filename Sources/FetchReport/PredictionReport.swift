@@ -1,3 +1,4 @@
+import FetchCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

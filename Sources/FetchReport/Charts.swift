@@ -1,3 +1,4 @@
+import FetchCore
 /// The report's comparison charts.
 enum Charts {
     /// A chart of rescued opens (y) against energy (x) scaled to `reports`, its axes drawn.

@@ -1,3 +1,4 @@
+import FetchCore
 extension Timeline {
     /// The timeline of `user` on local day `day` (or the user's day with the most opens), from
     /// the user's log events and each policy's recorder; nil when the user has no events.

@@ -1,3 +1,4 @@
+import FetchCore
 /// One user's day: network, charging, screen and wake lanes from the log, then per policy a
 /// lane of opens (green fresh, red stale, ringed when rescued by a fetch) and one of fetches
 /// (coloured by result, as wide as they ran).

@@ -1,3 +1,4 @@
+import FetchCore
 /// A few SVG building blocks for the report's charts, written by hand so the report needs
 /// nothing from the network: every chart is inline SVG text.
 struct SVG {
