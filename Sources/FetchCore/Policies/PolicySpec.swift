@@ -13,6 +13,17 @@ public enum PolicySpec {
             self.summary = summary
             self.make = make
         }
+
+        /// The entry of `pattern` (`counts:<x>`): the text before `<` then a decimal knob in
+        /// (0, `most`], made into a policy by `make` with the knob and the name as written.
+        public static func knob(_ pattern: String, summary: String, most: Double,
+                                _ make: @escaping @Sendable (Double, String) -> any FetchPolicy) -> Entry {
+            let prefix = String(pattern.prefix { $0 != "<" })
+            return Entry(name: pattern, summary: summary) { text in
+                guard text.hasPrefix(prefix), let x = decimal(text.dropFirst(prefix.count)), x > 0, x <= most else { return nil }
+                return make(x, text)
+            }
+        }
     }
 
     /// Every built-in name, in the registry's order.
@@ -25,9 +36,8 @@ public enum PolicySpec {
             Entry(name: "counts", summary: "the counting baseline: plain per-app counts, fetch past a threshold") {
                 $0 == "counts" ? CountsPolicy() : nil
             },
-            Entry(name: "counts:<x>", summary: "the counting baseline with its own threshold x (more than 0, at most 1)") { text in
-                guard text.hasPrefix("counts:"), let t = decimal(text.dropFirst(7)), t > 0, t <= 1 else { return nil }
-                return CountsPolicy(threshold: t, label: text)
+            .knob("counts:<x>", summary: "the counting baseline with its own threshold x (more than 0, at most 1)", most: 1) {
+                CountsPolicy(threshold: $0, label: $1)
             },
         ], sweeping: ["counts:0.6", "counts:0.45", "counts:0.3", "counts:0.2", "counts:0.13", "counts:0.08", "counts:0.05",
                       "counts:0.03", "counts:0.015"], isBaseline: true, examples: ["counts", "counts:0.05"]),
@@ -51,10 +61,7 @@ public enum PolicySpec {
             Entry(name: "ebc", summary: "a published peer: EBC, usage probability against a threshold, stricter per byte on cellular") {
                 $0 == "ebc" ? EBCPolicy() : nil
             },
-            Entry(name: "ebc:<x>", summary: "ebc with its own threshold x (more than 0, at most 1)") { text in
-                guard text.hasPrefix("ebc:"), let t = decimal(text.dropFirst(4)), t > 0, t <= 1 else { return nil }
-                return EBCPolicy(threshold: t, label: text)
-            },
+            .knob("ebc:<x>", summary: "ebc with its own threshold x (more than 0, at most 1)", most: 1) { EBCPolicy(threshold: $0, label: $1) },
         ], sweeping: ["ebc:0.6", "ebc:0.45", "ebc:0.3", "ebc:0.2", "ebc:0.13", "ebc:0.08", "ebc:0.05", "ebc:0.03", "ebc:0.015"],
            isBaseline: true, examples: ["ebc", "ebc:0.05"]),
     ]
@@ -68,15 +75,11 @@ public enum PolicySpec {
         Entry(name: "adaptive-v1", summary: "the hand-built policy adaptive was before the value rule: habits, a minimum price, a dual price") {
             $0 == "adaptive-v1" ? AdaptivePolicy() : nil
         },
-        Entry(name: "adaptive-v1:<x>", summary: "adaptive-v1 with its own minimum of expected rescues per joule (more than 0, at most 10)") { text in
-            guard text.hasPrefix("adaptive-v1:"), let price = decimal(text.dropFirst(12)), price > 0,
-                  price <= InputBounds.maxRescuesPerJoule else { return nil }
-            return AdaptivePolicy(minRescuesPerJoule: price, label: text)
-        },
-        Entry(name: "adaptive-v1@<share>",
-              summary: "adaptive-v1 aiming at a share (more than 0, at most 1) of the daily budget, its price steered to it") { text in
-            guard text.hasPrefix("adaptive-v1@"), let share = decimal(text.dropFirst(12)), share > 0, share <= 1 else { return nil }
-            return AdaptivePolicy(budgetShare: share, label: text)
+        .knob("adaptive-v1:<x>", summary: "adaptive-v1 with its own minimum of expected rescues per joule (more than 0, at most 10)",
+              most: InputBounds.maxRescuesPerJoule) { AdaptivePolicy(minRescuesPerJoule: $0, label: $1) },
+        .knob("adaptive-v1@<share>",
+              summary: "adaptive-v1 aiming at a share (more than 0, at most 1) of the daily budget, its price steered to it", most: 1) {
+            AdaptivePolicy(budgetShare: $0, label: $1)
         },
     ], sweep: { scenario in
         let p = scenario.defaultApp.profile
@@ -98,11 +101,8 @@ public enum PolicySpec {
             Entry(name: "learned", summary: "adaptive-v1 weighing by the learned model's chance (online logistic regression)") {
                 $0 == "learned" ? AdaptivePolicy(learns: true, label: "learned") : nil
             },
-            Entry(name: "learned:<x>", summary: "learned with its own minimum of expected rescues per joule (more than 0, at most 10)") { text in
-                guard text.hasPrefix("learned:"), let price = decimal(text.dropFirst(8)), price > 0,
-                      price <= InputBounds.maxRescuesPerJoule else { return nil }
-                return AdaptivePolicy(minRescuesPerJoule: price, learns: true, label: text)
-            },
+            .knob("learned:<x>", summary: "learned with its own minimum of expected rescues per joule (more than 0, at most 10)",
+                  most: InputBounds.maxRescuesPerJoule) { AdaptivePolicy(minRescuesPerJoule: $0, learns: true, label: $1) },
         ], examples: ["learned", "learned:0.005"]),
         .single("push-adaptive", summary: "plans silent pushes at content updates, fetches nothing itself") {
             PushAdaptivePolicy(alsoFetch: false)

@@ -59,23 +59,13 @@ public enum ValueRuleFamilies {
     }
 
     static func shareEntry<P: OpenPredictor>(_ predictor: P, subject: String) -> PolicySpec.Entry {
-        let prefix = "\(P.family)@"
-        return PolicySpec.Entry(name: prefix + "<share>",
-                                summary: "\(subject) aiming at a share (more than 0, at most 1) of the budget") { text in
-            guard text.hasPrefix(prefix), let share = PolicySpec.decimal(text.dropFirst(prefix.count)), share > 0, share <= 1 else {
-                return nil
-            }
-            return ValueRulePolicy(predictor, budgetShare: share, label: text)
+        .knob("\(P.family)@<share>", summary: "\(subject) aiming at a share (more than 0, at most 1) of the budget", most: 1) {
+            ValueRulePolicy(predictor, budgetShare: $0, label: $1)
         }
     }
 
     static func priceEntry<P: OpenPredictor>(_ predictor: P, subject: String) -> PolicySpec.Entry {
-        let prefix = "\(P.family):"
-        return PolicySpec.Entry(name: prefix + "<x>", summary: "\(subject) at one price for every user: "
-                                + "x expected rescues per joule (more than 0, at most 10)") { text in
-            guard text.hasPrefix(prefix), let price = PolicySpec.decimal(text.dropFirst(prefix.count)), price > 0,
-                  price <= InputBounds.maxRescuesPerJoule else { return nil }
-            return ValueRulePolicy(predictor, fixedPrice: price, label: text)
-        }
+        .knob("\(P.family):<x>", summary: "\(subject) at one price for every user: x expected rescues per joule (more than 0, at most 10)",
+              most: InputBounds.maxRescuesPerJoule) { ValueRulePolicy(predictor, fixedPrice: $0, label: $1) }
     }
 }
