@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FetchCore", targets: ["FetchCore"]),
+        .library(name: "FetchImport", targets: ["FetchImport"]),
         .library(name: "FetchStorage", targets: ["FetchStorage"]),
         .library(name: "FetchSQLite", targets: ["FetchSQLite"]),
         .library(name: "FetchPostgres", targets: ["FetchPostgres"]),
@@ -78,6 +79,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Importing what phones keep into the canonical log: Android's usage-statistics dumps, AWARE's
+        // tables and iOS's knowledgeC.db (read from a private copy with GRDB); one set of foreground rules.
+        .target(
+            name: "FetchImport",
+            dependencies: [
+                "FetchCore", "FetchStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
         // The API's request bodies, decoded and checked into domain values: no HTTP, no I/O.
         .target(name: "FetchAPI", dependencies: ["FetchCore"]),
         // The self-contained HTML report of a bench or a prediction run: charts as SVG, no I/O.
@@ -121,7 +132,7 @@ let package = Package(
         .target(
             name: "FetchCLI",
             dependencies: [
-                "CFetchShims", "FetchCore", "FetchReport", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
+                "CFetchShims", "FetchCore", "FetchImport", "FetchReport", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -139,6 +150,7 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "FetchTesting"]),
+        .testTarget(name: "FetchImportTests", dependencies: ["FetchCore", "FetchImport"]),
         .testTarget(name: "FetchStoreTests", dependencies: [
             "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -154,7 +166,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .testTarget(name: "FetchCLITests", dependencies: [
-            "FetchCLI", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgresTesting", "FetchTesting", "fetchsched",
+            "FetchCLI", "FetchCore", "FetchImport", "FetchStorage", "FetchSQLite", "FetchPostgresTesting", "FetchTesting", "fetchsched",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],

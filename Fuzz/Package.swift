@@ -13,7 +13,7 @@ let package = Package(
             dependencies: [
                 .product(name: "FetchCore", package: "FetchScheduler"),
                 .product(name: "FetchAPI", package: "FetchScheduler"),
-                .product(name: "FetchSQLite", package: "FetchScheduler"),
+                .product(name: "FetchImport", package: "FetchScheduler"),
             ]
         ),
     ],

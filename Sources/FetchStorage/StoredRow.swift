@@ -9,7 +9,7 @@ public enum StoredRow {
     public static func event(time: Int64, user: Int32, app: Int32, kind: Int64, value: Int64, offset: Int64, unixForm: Bool,
                              userName: @autoclosure () -> String) throws -> UsageEvent {
         guard let raw = UInt8(exactly: kind), let kind = EventKind(rawValue: raw),
-              InputBounds.timestamps.contains(time), (-18 * 60...18 * 60).contains(offset),
+              InputBounds.timestamps.contains(time), InputBounds.offsetMinutes.contains(Int(offset)),
               let value = Int16(exactly: value) else {
             throw InputError("store holds an event out of range (user '\(InputBounds.printable(userName()))', time \(time) ms)")
         }
@@ -21,7 +21,7 @@ public enum StoredRow {
     public static func fetchReport(app name: String, start: Int64, offset: Int64, duration: Int64, bytes: Int64,
                                    network: Int64, result: String, apps: NameTable, user: String) throws -> FetchReport {
         guard InputBounds.nameProblem(name) == nil,
-              InputBounds.timestamps.contains(start), (-18 * 60...18 * 60).contains(offset),
+              InputBounds.timestamps.contains(start), InputBounds.offsetMinutes.contains(Int(offset)),
               (0...Millis.deadline).contains(duration), (0...InputBounds.maxBytes).contains(bytes),
               let raw = Int16(exactly: network), let network = Network(rawValue: raw), network != .none,
               let result = FetchResult(rawValue: result) else {

@@ -1,6 +1,6 @@
 import FetchAPI
 import FetchCore
-import FetchSQLite
+import FetchImport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -102,7 +102,7 @@ enum FuzzTarget: String, CaseIterable {
             try? read(&reader, Substring(text), &log)
         }
         for row in log.rows {
-            precondition(InputBounds.timestamps.contains(row.millis) && abs(row.offsetMinutes) <= 18 * 60)
+            precondition(InputBounds.timestamps.contains(row.millis) && InputBounds.offsetMinutes.contains(row.offsetMinutes))
             precondition(InputBounds.nameProblem(row.user) == nil)
         }
         _ = log.canonical(rules: ForegroundRules(launchers: ForegroundRules.knownLaunchers, overlays: ForegroundRules.knownOverlays)) { _ in }
@@ -152,12 +152,11 @@ enum FuzzTarget: String, CaseIterable {
         try? KnowledgeRecord.rows(records, user: "fuzz", into: &log) { _, _ in problems += 1 }
         precondition(problems <= records.count)
         for row in log.rows {
-            precondition(InputBounds.timestamps.contains(row.millis) && abs(row.offsetMinutes) <= 18 * 60)
+            precondition(InputBounds.timestamps.contains(row.millis) && InputBounds.offsetMinutes.contains(row.offsetMinutes))
         }
         _ = log.canonical(rules: ForegroundRules(launchers: ForegroundRules.knownLaunchers, overlays: ForegroundRules.knownOverlays)) { _ in }
     }
 
-    /// Every request body the API decodes, and the query fields, as the server reads them.
     /// The bytes as a knowledgeC.db, read as `import --from knowledgec` reads one: whatever they
     /// hold, the read ends with rows in range or an error, and leaves nothing beside the file.
     static func knowledgeDatabase(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -168,12 +167,13 @@ enum FuzzTarget: String, CaseIterable {
         var log = ImportedLog(), problems = 0
         try? KnowledgeCSource.read(path: path, directory: dir, user: "fuzz", limit: 10_000, into: &log) { _, _ in problems += 1 }
         for row in log.rows {
-            precondition(InputBounds.timestamps.contains(row.millis) && abs(row.offsetMinutes) <= 18 * 60)
+            precondition(InputBounds.timestamps.contains(row.millis) && InputBounds.offsetMinutes.contains(row.offsetMinutes))
         }
         let left = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         precondition(left == ["knowledgeC.db"], "left beside the database: \(left)")
     }
 
+    /// Every request body the API decodes, and the query fields, as the server reads them.
     static func request(_ data: Data) {
         if let batch = try? RequestDecoding.decode(API.EventBatch.self, from: data),
            let events = try? batch.validated(maxEvents: 5_000) {
@@ -192,7 +192,7 @@ enum FuzzTarget: String, CaseIterable {
     /// What the readers promise of every event they return.
     static func checkEvent(_ e: UsageEvent) {
         precondition(InputBounds.timestamps.contains(e.time.millis))
-        precondition(abs(Int(e.offsetMinutes)) <= 18 * 60)
+        precondition(InputBounds.offsetMinutes.contains(Int(e.offsetMinutes)))
     }
 }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FetchCore
 import FetchStorage
-import FetchSQLite
+import FetchImport
 import Foundation
 
 /// `fetchsched import`: Android usage statistics or AWARE exports turned into a canonical log.

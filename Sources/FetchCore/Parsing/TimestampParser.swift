@@ -165,7 +165,7 @@ public enum TimestampParser {
     static func offsetMinutes(hours: Int, minutes: Int) -> Int? {
         guard minutes < 60 else { return nil }
         let total = hours * 60 + minutes
-        return total <= UTCOffsetRule.maxMinutes ? total : nil
+        return total <= InputBounds.offsetMinutes.upperBound ? total : nil
     }
 
     static func checkDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,

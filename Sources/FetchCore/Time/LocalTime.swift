@@ -81,7 +81,7 @@ public enum LocalTime {
     /// Total: an instant outside years 0001–9999, or an offset beyond ±18 hours, is shown at the
     /// nearest one inside (the arithmetic would overflow on `Int64.min`, which stands for "never").
     public static func isoText(_ t: Int64, offsetMinutes: Int) -> String {
-        let offsetMinutes = min(max(offsetMinutes, -18 * 60), 18 * 60)
+        let offsetMinutes = min(max(offsetMinutes, InputBounds.offsetMinutes.lowerBound), InputBounds.offsetMinutes.upperBound)
         let t = min(max(t, Self.textRange.lowerBound), Self.textRange.upperBound)
         let d = day(t, offsetMinutes: offsetMinutes)
         let ms = millisOfDay(t, offsetMinutes: offsetMinutes)

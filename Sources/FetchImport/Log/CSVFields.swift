@@ -1,3 +1,5 @@
+import FetchCore
+
 /// Splits one line of a CSV file of unknown shape (RFC 4180) into its fields.
 ///
 /// For imported exports, whose columns vary; the canonical log has its own byte parser on the

@@ -1,3 +1,5 @@
+import FetchCore
+
 extension AwareReader {
     /// Follows each device's screen, battery and network states in time order (rows of one
     /// instant as read) and adds an event where a state changes; a state reported again is

@@ -1,3 +1,5 @@
+import FetchCore
+
 /// One row read from an imported source, before the foreground rules and the canonical form.
 public struct ImportedRow: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {

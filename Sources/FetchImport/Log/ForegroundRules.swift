@@ -1,3 +1,5 @@
+import FetchCore
+
 /// Which foreground moves become `open` events.
 ///
 /// A launcher (the home screen) is not an app the user reads: its moves are dropped, and coming

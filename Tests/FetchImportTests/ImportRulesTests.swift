@@ -1,4 +1,5 @@
 import FetchCore
+import FetchImport
 import Testing
 
 /// The rules that turn foreground moves into opens, over random move sequences.

@@ -1,3 +1,5 @@
+import FetchCore
+
 /// Reads CSV exports of AWARE's tables: `applications_foreground`, `screen`, `battery`,
 /// `network`, and `timezone` (which gives each device's UTC offset over time).
 ///

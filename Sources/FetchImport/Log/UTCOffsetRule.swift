@@ -1,3 +1,5 @@
+import FetchCore
+
 /// The user's UTC offset: fixed, or looked up per instant (a time zone with daylight saving,
 /// given by the caller so the core keeps no clock and no zone database).
 public struct UTCOffsetRule: Sendable {
@@ -14,8 +16,8 @@ public struct UTCOffsetRule: Sendable {
         UTCOffsetRule(name: LocalTime.offsetText(minutes)) { _ in minutes }
     }
 
-    /// Offsets a log may carry: within ±18 hours, as ISO-8601 allows.
-    public static let maxMinutes = 18 * 60
+    /// Offsets a log may carry: within ±18 hours (``InputBounds/offsetMinutes``).
+    public static let maxMinutes = InputBounds.offsetMinutes.upperBound
 
     /// Every UTC instant whose local wall-clock time is `wall`, earliest first: one most of the
     /// time, two in the hour a fall-back repeats, none in the hour a spring-forward skips.

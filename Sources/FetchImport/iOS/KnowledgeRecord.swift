@@ -1,3 +1,5 @@
+import FetchCore
+
 /// One record of an iOS `knowledgeC.db` (its `ZOBJECT` table), as the SQLite rim reads it, and
 /// the rows it becomes.
 ///

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchImport
 import Foundation
 import Testing
 

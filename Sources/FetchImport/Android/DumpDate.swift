@@ -1,3 +1,5 @@
+import FetchCore
+
 /// The local date and time of a usage-statistics dump's event line, as the phone printed it.
 ///
 /// Android 10 and later print `2024-03-11 14:26:15`; older releases print the date as the

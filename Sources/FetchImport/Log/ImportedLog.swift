@@ -1,3 +1,5 @@
+import FetchCore
+
 /// Rows gathered from one or more imported files, turned into a canonical usage log.
 public struct ImportedLog: Sendable {
     public private(set) var rows: [ImportedRow] = []

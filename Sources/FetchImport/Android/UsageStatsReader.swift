@@ -1,3 +1,5 @@
+import FetchCore
+
 /// Reads Android usage statistics: the text of `adb shell dumpsys usagestats`, or a CSV of
 /// UsageStatsManager events exported by an app (`timestamp,package,event_type`).
 ///

@@ -1,3 +1,5 @@
+import FetchCore
+
 /// Bounds checks for the values an imported row carries: one home for every reader.
 enum ImportFields {
     /// A name (user, app, device) within the log's bounds.
