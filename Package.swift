@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "FetchCore", targets: ["FetchCore"]),
         .library(name: "FetchImport", targets: ["FetchImport"]),
+        .library(name: "FetchBench", targets: ["FetchBench"]),
         .library(name: "FetchStorage", targets: ["FetchStorage"]),
         .library(name: "FetchSQLite", targets: ["FetchSQLite"]),
         .library(name: "FetchPostgres", targets: ["FetchPostgres"]),
@@ -89,10 +90,13 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // Tools that measure policies: frontiers at equal energy, the prediction benchmark, and
+        // generated populations (`generate`).
+        .target(name: "FetchBench", dependencies: ["FetchCore"]),
         // The API's request bodies, decoded and checked into domain values: no HTTP, no I/O.
         .target(name: "FetchAPI", dependencies: ["FetchCore"]),
         // The self-contained HTML report of a bench or a prediction run: charts as SVG, no I/O.
-        .target(name: "FetchReport", dependencies: ["FetchCore"]),
+        .target(name: "FetchReport", dependencies: ["FetchBench", "FetchCore"]),
         // The HTTP service: routes over the store and live planning sessions (Hummingbird 2).
         .target(
             name: "FetchServer",
@@ -132,7 +136,7 @@ let package = Package(
         .target(
             name: "FetchCLI",
             dependencies: [
-                "CFetchShims", "FetchCore", "FetchImport", "FetchReport", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
+                "CFetchShims", "FetchBench", "FetchCore", "FetchImport", "FetchReport", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -149,16 +153,16 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
-        .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "FetchTesting"]),
+        .testTarget(name: "FetchCoreTests", dependencies: ["FetchBench", "FetchCore", "FetchTesting"]),
         .testTarget(name: "FetchImportTests", dependencies: ["FetchCore", "FetchImport"]),
         .testTarget(name: "FetchStoreTests", dependencies: [
-            "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
+            "FetchBench", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "FetchServerTests", dependencies: [
             "FetchAPI", "FetchServer", "FetchClient", "DeviceAgent",
-            "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
+            "FetchBench", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -166,7 +170,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .testTarget(name: "FetchCLITests", dependencies: [
-            "FetchCLI", "FetchCore", "FetchImport", "FetchStorage", "FetchSQLite", "FetchPostgresTesting", "FetchTesting", "fetchsched",
+            "FetchCLI", "FetchBench", "FetchCore", "FetchImport", "FetchStorage", "FetchSQLite", "FetchPostgresTesting", "FetchTesting", "fetchsched",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],

@@ -15,6 +15,7 @@ let package = Package(
             name: "FetchBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "FetchBench", package: "FetchScheduler"),
                 .product(name: "FetchCore", package: "FetchScheduler"),
                 .product(name: "FetchStorage", package: "FetchScheduler"),
                 .product(name: "FetchSQLite", package: "FetchScheduler"),
@@ -27,6 +28,7 @@ let package = Package(
         .executableTarget(
             name: "PlanInstructions",
             dependencies: [
+                .product(name: "FetchBench", package: "FetchScheduler"),
                 .product(name: "FetchCore", package: "FetchScheduler"),
                 .product(name: "FetchTesting", package: "FetchScheduler"),
             ],

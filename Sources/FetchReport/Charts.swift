@@ -1,3 +1,4 @@
+import FetchBench
 import FetchCore
 /// The report's comparison charts.
 enum Charts {

@@ -1,3 +1,4 @@
+import FetchBench
 import FetchCore
 /// `bench --report`: one self-contained HTML page (inline CSS and SVG; no scripts, fonts or
 /// anything else from the network) with the comparison table, rescuedOpens and freshRate

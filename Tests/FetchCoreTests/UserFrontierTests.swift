@@ -1,3 +1,4 @@
+@testable import FetchBench
 @testable import FetchCore
 import Testing
 

@@ -1,3 +1,4 @@
+import FetchBench
 import FetchCore
 import FetchServer
 import FetchStorage

@@ -1,3 +1,4 @@
+import FetchBench
 import FetchCore
 @testable import FetchPostgres
 import FetchPostgresTesting

@@ -1,4 +1,5 @@
 import Benchmark
+import FetchBench
 import FetchCore
 import FetchStorage
 import FetchSQLite

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchBench
 import FetchCore
 import FetchReport
 import FetchStorage

@@ -114,9 +114,9 @@ extension ReplayResult: Encodable {
     }
 }
 
-func joules(_ microJ: Int64) -> Double { round(Double(microJ) / 1_000_000, 3) }
+package func joules(_ microJ: Int64) -> Double { round(Double(microJ) / 1_000_000, 3) }
 
-func round(_ x: Double, _ digits: Int) -> Double {
+package func round(_ x: Double, _ digits: Int) -> Double {
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     return (x * scale).rounded() / scale

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Every policy the command line and the service know, by name: the names of the built-in
 /// registry's families (``PolicyRegistry/builtIn``), what each does, and how a name makes it.
 public enum PolicySpec {
@@ -86,7 +92,7 @@ public enum PolicySpec {
         let cheapest = Double(scenario.energy.fetchMicroJ(ms: p.durationMedian, bytes: p.bytes, network: .wifi, sharedWake: true)) / 1e6
         // Bounded as a price from a name is (a scenario may make a fetch nearly free).
         let top = min(InputBounds.maxRescuesPerJoule, 0.5 / max(1e-6, cheapest))
-        return (0..<10).map { "adaptive-v1:\(Frontier.significant(top / Double(1 << $0)))" } + ["adaptive-v1@1"]
+        return (0..<10).map { "adaptive-v1:\(PolicySpec.significant(top / Double(1 << $0)))" } + ["adaptive-v1@1"]
     }, examples: ["adaptive-v1", "adaptive-v1:0.04"])
 
     /// The families no frontier sweeps: the platforms' models, the learned policy, pushes, the
@@ -117,6 +123,16 @@ public enum PolicySpec {
             Entry(name: "exec:<command>", summary: "your own policy: a process speaking JSON Lines (docs/policies.md)") { _ in nil },
         ], examples: []),
     ]
+
+    /// `x` to two significant digits, as a policy name writes it.
+    static func significant(_ x: Double) -> String {
+        var scale = 1.0
+        while x * scale < 10 && scale < 1e9 { scale *= 10 }
+        let text = ResultText.fixed((x * scale).rounded() / scale, Int(log10(scale).rounded()))
+        guard text.contains(".") else { return text }
+        let trimmed = String(text.reversed().drop { $0 == "0" }.reversed())
+        return trimmed.hasSuffix(".") ? String(trimmed.dropLast()) : trimmed
+    }
 
     /// A knob's number: plain decimal digits with an optional point and exponent (`0.5`, `2e-3`).
     /// Swift's `Double(_:)` also reads `0x1p-3`, `inf` and `nan`, which no knob means.

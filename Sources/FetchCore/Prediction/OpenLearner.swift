@@ -16,7 +16,7 @@ public struct OpenLearner: Sendable {
 
     public internal(set) var counts = OpenCounts()
     public internal(set) var context: UsageContext
-    public internal(set) var logistic: LogisticLearner
+    public package(set) var logistic: LogisticLearner
 
     public init(window: Int64 = OpenLearner.defaultWindow, without: Set<OpenFeatures.Group> = [],
                 prior: OpenFeatures.Vector = LogisticLearner.prior) {

@@ -1,5 +1,5 @@
 /// Per user of a population, the prior a learned model starts from, fitted on the other users
-/// only (``PredictionBench/priorsFromOtherUsers(_:window:tick:policyHorizons:)``): a prior from
+/// only (FetchBench's `PredictionBench.priorsFromOtherUsers`): a prior from
 /// what the people at hand do, not from a shipped one, without a user's prior having seen that
 /// user. Users are found by the stable hash of their name (``StableHash``), as the engine knows them.
 public struct PopulationPriors: Sendable {

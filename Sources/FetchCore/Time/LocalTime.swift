@@ -112,7 +112,7 @@ public enum LocalTime {
         return "\(pad(Int(ms / Millis.hour), 2)):\(pad(Int(ms / Millis.minute % 60), 2))"
     }
 
-    static func pad(_ v: Int, _ width: Int) -> String {
+    package static func pad(_ v: Int, _ width: Int) -> String {
         let s = String(v)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }

@@ -1,3 +1,5 @@
+import FetchCore
+
 /// Synthetic users with known habits, for tests, benchmarks and the bundled sample.
 ///
 /// Each user is a `Persona` drawn from the seed: a morning checker, an hourly checker, a

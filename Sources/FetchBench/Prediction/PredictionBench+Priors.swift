@@ -1,3 +1,5 @@
+import FetchCore
+
 extension PredictionBench {
     /// The most folds ``priorsFromOtherUsers(_:window:tick:policyHorizons:)`` fits a prior for: a
     /// pass over the other users each, so the cost stays at most this many passes over the logs.

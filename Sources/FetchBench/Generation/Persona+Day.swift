@@ -1,3 +1,5 @@
+import FetchCore
+
 extension Persona {
     /// This persona's events of one day, in time order.
     mutating func events(day: Int, localDay: Int64) -> [GeneratedEvent] {

@@ -1,3 +1,5 @@
+import FetchCore
+
 /// The prediction benchmark, apart from replay: at each moment a scheduler could fetch (every
 /// tick, unlock, open and plug-in), every model's chance that each app the user has opened is
 /// opened within the content window and would find its content stale (refreshed by opens

@@ -1,3 +1,5 @@
+import FetchCore
+
 extension PredictionBench {
     /// One user's pass: the learners, the answers looked up ahead, the user's scores.
     struct UserRun {

@@ -1,3 +1,5 @@
+import FetchCore
+
 extension Persona {
     /// The pushes app servers send this persona on one day, in time order. Drawn from their own
     /// random stream, so a log with pushes has the same other events as one without.

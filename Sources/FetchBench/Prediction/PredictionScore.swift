@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FetchCore
 
 /// How well one model's chances foretold what happened: log-loss, Brier score, average
 /// precision and a calibration table, accumulated example by example in bounded memory.

@@ -1,3 +1,5 @@
+import FetchCore
+
 /// The frontiers read user by user: what each family rescues at the energy of each point of the
 /// counting baseline and of `appm` on that user's own log, so that a sum carried by a few users
 /// cannot hide the others, and the worst user is named.

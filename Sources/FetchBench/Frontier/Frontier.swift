@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FetchCore
 
 /// A policy family's curve of rescued opens against energy, to compare policies at equal energy
 /// (docs/metrics.md, "Comparing at equal energy"): `adaptive@<share>` over shares, `fixed:<d>` over intervals.
@@ -77,16 +78,6 @@ public struct Frontier: Sendable, Encodable {
         public var description: String {
             "--sweep: '\(InputBounds.printable(name))' is not a family (\(families.joined(separator: ", ")))"
         }
-    }
-
-    /// `x` to two significant digits, as a policy name writes it.
-    static func significant(_ x: Double) -> String {
-        var scale = 1.0
-        while x * scale < 10 && scale < 1e9 { scale *= 10 }
-        let text = ResultText.fixed((x * scale).rounded() / scale, Int(log10(scale).rounded()))
-        guard text.contains(".") else { return text }
-        let trimmed = String(text.reversed().drop { $0 == "0" }.reversed())
-        return trimmed.hasSuffix(".") ? String(trimmed.dropLast()) : trimmed
     }
 
     /// The references `bench --frontier` adds: the oracle, where the frontiers are read, and the

@@ -1,3 +1,5 @@
+import FetchCore
+
 /// One synthetic user's habits, drawn once from the seed; ``events(day:localDay:)`` lives them.
 struct Persona {
     var rng: SplitMix64

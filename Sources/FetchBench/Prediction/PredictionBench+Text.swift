@@ -1,3 +1,5 @@
+import FetchCore
+
 extension PredictionBench {
     /// The benchmark's tables: per model overall and per moment kind, per user, the calibration
     /// of the base models, and (with leave-one-out) what each signal adds to the learned model.
