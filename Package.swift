@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "FetchCore", targets: ["FetchCore"]),
         .library(name: "FetchImport", targets: ["FetchImport"]),
         .library(name: "FetchBench", targets: ["FetchBench"]),
+        .library(name: "FetchResults", targets: ["FetchResults"]),
         .library(name: "FetchStorage", targets: ["FetchStorage"]),
         .library(name: "FetchSQLite", targets: ["FetchSQLite"]),
         .library(name: "FetchPostgres", targets: ["FetchPostgres"]),
@@ -93,10 +94,13 @@ let package = Package(
         // Tools that measure policies: frontiers at equal energy, the prediction benchmark, and
         // generated populations (`generate`).
         .target(name: "FetchBench", dependencies: ["FetchCore"]),
+        // A replay's results in their forms: tables, CSV, JSON written a row at a time, and the
+        // lossless report of one shard of a run (`--shard`), its checks and its layout.
+        .target(name: "FetchResults", dependencies: ["FetchCore"]),
         // The API's request bodies, decoded and checked into domain values: no HTTP, no I/O.
         .target(name: "FetchAPI", dependencies: ["FetchCore"]),
         // The self-contained HTML report of a bench or a prediction run: charts as SVG, no I/O.
-        .target(name: "FetchReport", dependencies: ["FetchBench", "FetchCore"]),
+        .target(name: "FetchReport", dependencies: ["FetchBench", "FetchCore", "FetchResults"]),
         // The HTTP service: routes over the store and live planning sessions (Hummingbird 2).
         .target(
             name: "FetchServer",
@@ -136,7 +140,8 @@ let package = Package(
         .target(
             name: "FetchCLI",
             dependencies: [
-                "CFetchShims", "FetchBench", "FetchCore", "FetchImport", "FetchReport", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
+                "CFetchShims", "FetchBench", "FetchCore", "FetchImport", "FetchReport", "FetchResults",
+                "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -153,7 +158,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
-        .testTarget(name: "FetchCoreTests", dependencies: ["FetchBench", "FetchCore", "FetchTesting"]),
+        .testTarget(name: "FetchCoreTests", dependencies: ["FetchBench", "FetchCore", "FetchResults", "FetchTesting"]),
         .testTarget(name: "FetchImportTests", dependencies: ["FetchCore", "FetchImport"]),
         .testTarget(name: "FetchStoreTests", dependencies: [
             "FetchBench", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
@@ -170,7 +175,8 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .testTarget(name: "FetchCLITests", dependencies: [
-            "FetchCLI", "FetchBench", "FetchCore", "FetchImport", "FetchStorage", "FetchSQLite", "FetchPostgresTesting", "FetchTesting", "fetchsched",
+            "FetchCLI", "FetchBench", "FetchCore", "FetchImport", "FetchResults",
+            "FetchStorage", "FetchSQLite", "FetchPostgresTesting", "FetchTesting", "fetchsched",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchCore
+import FetchResults
 import FetchStorage
 import Foundation
 

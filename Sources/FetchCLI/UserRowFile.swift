@@ -1,4 +1,5 @@
 import FetchCore
+import FetchResults
 import Foundation
 
 /// One replay's rows by user, kept in a ``TemporaryFile`` until its report (``UserRowArchive``):

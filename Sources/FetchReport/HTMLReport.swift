@@ -1,5 +1,6 @@
 import FetchBench
 import FetchCore
+import FetchResults
 /// `bench --report`: one self-contained HTML page (inline CSS and SVG; no scripts, fonts or
 /// anything else from the network) with the comparison table, rescuedOpens and freshRate
 /// against energy, the daily budget spend, and one user's day.

@@ -1,5 +1,6 @@
 @testable import FetchCLI
 @testable import FetchCore
+@testable import FetchResults
 import FetchTesting
 import Foundation
 import Testing

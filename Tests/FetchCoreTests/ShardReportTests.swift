@@ -1,4 +1,5 @@
 @testable import FetchCore
+@testable import FetchResults
 import FetchTesting
 import Foundation
 import Testing

@@ -15,7 +15,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(url: repository, from: "0.1.0")],
     targets: [
-        .executableTarget(name: "CustomPolicy", dependencies: [.product(name: "FetchCore", package: "FetchScheduler")]),
+        .executableTarget(name: "CustomPolicy", dependencies: [
+            .product(name: "FetchCore", package: "FetchScheduler"),
+            // The report table (ResultText.table).
+            .product(name: "FetchResults", package: "FetchScheduler"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

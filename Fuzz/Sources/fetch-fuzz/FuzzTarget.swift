@@ -1,5 +1,6 @@
 import FetchAPI
 import FetchCore
+import FetchResults
 import FetchImport
 import Foundation
 #if canImport(Glibc)

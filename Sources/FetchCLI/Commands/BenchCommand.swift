@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchBench
 import FetchCore
+import FetchResults
 import FetchReport
 import FetchStorage
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchBench
 import FetchCore
+import FetchResults
 import FetchStorage
 
 /// `fetchsched merge`: the shard reports of one `replay` or `bench` run with `--shard i/n`,

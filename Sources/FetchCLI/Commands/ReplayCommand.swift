@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchCore
+import FetchResults
 import FetchStorage
 
 /// `fetchsched replay`: one policy over logs.

@@ -1,10 +1,11 @@
 extension ReplayResult: Encodable {
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ s: String) { stringValue = s }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    /// A field's name, as docs/metrics.md gives it.
+    package struct Key: CodingKey {
+        package var stringValue: String
+        package var intValue: Int? { nil }
+        package init(_ s: String) { stringValue = s }
+        package init?(stringValue: String) { self.stringValue = stringValue }
+        package init?(intValue: Int) { nil }
     }
 
     /// The totals sit at the top level under the metric names of docs/metrics.md; `perUser`
@@ -27,11 +28,11 @@ extension ReplayResult: Encodable {
     }
 
     /// An encoder's option: `true` encodes `perUser` as an empty array, for a text whose rows
-    /// are written apart (``ResultText/writeJSON(_:reports:to:)``).
-    static let rowsLeftOut = CodingUserInfoKey(rawValue: "fetchsched.rowsLeftOut")!
+    /// are written apart (FetchResults' `ResultText.writeJSON`).
+    package static let rowsLeftOut = CodingUserInfoKey(rawValue: "fetchsched.rowsLeftOut")!
 
     /// The policy's identity, its budgets and its totals: a JSON report's top level, a CSV row per policy.
-    func encodeSummary(into c: inout KeyedEncodingContainer<Key>) throws {
+    package func encodeSummary(into c: inout KeyedEncodingContainer<Key>) throws {
         try c.encode(policy, forKey: Key("policy"))
         try c.encode(seed, forKey: Key("seed"))
         try c.encode(events, forKey: Key("events"))
@@ -44,13 +45,13 @@ extension ReplayResult: Encodable {
         try Self.encodeMetrics(total, into: &c)
     }
 
-    static func encode(_ row: UserRow, into c: inout KeyedEncodingContainer<Key>) throws {
+    package static func encode(_ row: UserRow, into c: inout KeyedEncodingContainer<Key>) throws {
         try c.encode(row.user, forKey: Key("user"))
         try c.encode(row.days, forKey: Key("days"))
         try encodeMetrics(row.tally, into: &c)
     }
 
-    func encode(_ row: DayRow, into c: inout KeyedEncodingContainer<Key>) throws {
+    package func encode(_ row: DayRow, into c: inout KeyedEncodingContainer<Key>) throws {
         try c.encode(row.date, forKey: Key("date"))
         try c.encode(row.users, forKey: Key("users"))
         try c.encode(round(energyBudgetMicroJ(of: row) / 1_000_000, 3), forKey: Key("energyBudgetJoules"))

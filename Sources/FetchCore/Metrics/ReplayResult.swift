@@ -5,6 +5,12 @@ public struct ReplayResult: Sendable {
         /// Local days with a log event, a fetch or a refused request.
         public var days: Int
         public var tally: Tally
+
+        package init(user: String, days: Int, tally: Tally) {
+            self.user = user
+            self.days = days
+            self.tally = tally
+        }
     }
 
     public struct DayRow: Sendable, Codable, Equatable {
@@ -12,6 +18,12 @@ public struct ReplayResult: Sendable {
         /// Users with a log event, a fetch or a refused request that day.
         public var users: Int
         public var tally: Tally
+
+        package init(date: String, users: Int, tally: Tally) {
+            self.date = date
+            self.users = users
+            self.tally = tally
+        }
     }
 
     public var policy: String

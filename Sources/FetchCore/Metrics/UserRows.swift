@@ -46,9 +46,9 @@ public struct UserRows: Sendable {
         }
     }
 
-    /// The row at `i` as a shard report writes it (``ShardReport/makeEncoder()``), when an
+    /// The row at `i` as a shard report writes it (FetchResults' `ShardReport.makeEncoder()`), when an
     /// archive keeps it in that form: copied, not read and encoded again.
-    func encodedRow(at i: Int) -> Data? {
+    package func encodedRow(at i: Int) -> Data? {
         if case .archived(let rows) = storage { rows.encodedRow(at: i) } else { nil }
     }
 }
@@ -63,7 +63,7 @@ public protocol SortedUserRows: AnyObject, Sendable {
     func user(at i: Int) -> String
     /// The row at `i`.
     func row(at i: Int) -> ReplayResult.UserRow
-    /// The row at `i` as a shard report writes it (``ShardReport/makeEncoder()``), or nil when
+    /// The row at `i` as a shard report writes it (FetchResults' `ShardReport.makeEncoder()`), or nil when
     /// the rows are not kept in that form.
     func encodedRow(at i: Int) -> Data?
 }

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchResults
 import Foundation
 
 // Replays a canonical usage log under ScreenOnPolicy and, for comparison, two built-ins, in

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FetchCore
 
 extension ShardReport {
     /// Reads and checks one shard report's bytes: the format and version, every number a whole

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FetchCore
 
 extension ResultText {
     /// ``json(_:)``'s text of `value` and a newline, handed to `write` in pieces, a user's row at

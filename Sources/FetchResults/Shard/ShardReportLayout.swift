@@ -1,3 +1,5 @@
+import FetchCore
+
 /// Where each part's rows by user lie in a shard report's JSON text, found by a scan of its
 /// structure rather than a decode: the rows are most of a report, and Foundation's decoder holds
 /// many times a text's size while it decodes it, so a report is decoded without them and each

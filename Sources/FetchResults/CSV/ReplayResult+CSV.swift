@@ -1,3 +1,5 @@
+import FetchCore
+
 /// What one CSV row stands for: a policy's totals, or a policy's figures for one user or one day.
 public enum CSVRows: String, Sendable, CaseIterable {
     case policy, user, day

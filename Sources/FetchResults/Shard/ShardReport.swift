@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FetchCore
 
 /// What a `replay` or `bench` run with `--shard i/n` writes: its results without loss (raw
 /// tallies, histograms included), and what the run was, so that `fetchsched merge` can check

@@ -1,3 +1,5 @@
+import FetchCore
+
 /// Flattens one `Encodable` value into named columns, in the order the value encodes them.
 ///
 /// Nested objects become `outer_inner` columns, so the CSV output reuses the JSON encoding's
