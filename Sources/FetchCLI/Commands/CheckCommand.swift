@@ -43,7 +43,7 @@ struct CheckCommand: ParsableCommand {
         }
         if let summary = source.skippedSummary { try printLine("skipped invalid rows: \(summary)") }
         if timing {
-            let s = Runner.seconds(clock.now - started)
+            let s = (clock.now - started).seconds
             printError("read \(source.rows) rows in \(String(format: "%.2f", s)) s: \(Int(Double(source.rows) / s)) rows/s")
         }
     }

@@ -36,7 +36,7 @@ struct IngestCommand: AsyncParsableCommand {
                 try printLine("learned the usage models of \(stats.learned) user\(stats.learned == 1 ? "" : "s")")
             }
             if timing {
-                let s = Runner.seconds(clock.now - started)
+                let s = (clock.now - started).seconds
                 printError("ingest took \(String(format: "%.2f", s)) s: \(Int(Double(stats.read) / s)) rows/s")
             }
         } catch let e as LogError {

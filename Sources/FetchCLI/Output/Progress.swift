@@ -18,7 +18,7 @@ final class Progress {
     /// - Parameter done: the share of the input read so far, when the source knows it.
     func update(events: Int, users: Int, done: Double?) {
         guard enabled else { return }
-        let seconds = Runner.seconds(clock.now - started)
+        let seconds = (clock.now - started).seconds
         guard seconds >= 2 else { return }
         let rate = Double(events) / seconds
         var line = "\r\(events) events, \(users) users, \(Int(rate)) events/s"

@@ -17,7 +17,7 @@ public enum InputBounds {
     public static let maxHorizon: Int64 = 7 * Millis.day
     /// UTC offsets a log, a store or a request may carry, in minutes: within ±18 hours, as
     /// ISO-8601 and every time zone allow.
-    public static let offsetMinutes: ClosedRange<Int> = -18 * 60 ... 18 * 60
+    public static let offsetMinutes: ClosedRange<Int> = -LocalTime.maxOffsetMinutes ... LocalTime.maxOffsetMinutes
     /// The longest user, app, tenant or id name, in UTF-8 bytes.
     public static let maxNameBytes = 200
     /// The shortest mean gap of an `updates:` content model: shorter ones would make the

@@ -81,7 +81,7 @@ public enum LocalTime {
     /// Total: an instant outside years 0001–9999, or an offset beyond ±18 hours, is shown at the
     /// nearest one inside (the arithmetic would overflow on `Int64.min`, which stands for "never").
     public static func isoText(_ t: Int64, offsetMinutes: Int) -> String {
-        let offsetMinutes = min(max(offsetMinutes, InputBounds.offsetMinutes.lowerBound), InputBounds.offsetMinutes.upperBound)
+        let offsetMinutes = min(max(offsetMinutes, -maxOffsetMinutes), maxOffsetMinutes)
         let t = min(max(t, Self.textRange.lowerBound), Self.textRange.upperBound)
         let d = day(t, offsetMinutes: offsetMinutes)
         let ms = millisOfDay(t, offsetMinutes: offsetMinutes)
@@ -92,6 +92,10 @@ public enum LocalTime {
 
     /// The instants ``isoText(_:offsetMinutes:)`` shows as they are: 0001-01-01 to 9999-12-31, UTC.
     static let textRange: ClosedRange<Int64> = -62_135_596_800_000 ... 253_402_300_799_999
+
+    /// The largest UTC offset, in minutes, east or west: 18 hours, as ISO-8601 and every time zone
+    /// allow (``InputBounds/offsetMinutes`` bounds outside input by it).
+    public static let maxOffsetMinutes = 18 * 60
 
     /// `+01:00`, `-05:30`.
     public static func offsetText(_ minutes: Int) -> String {

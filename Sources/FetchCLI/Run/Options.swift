@@ -137,25 +137,3 @@ struct OutputOptions: ParsableArguments {
         if per != .policy && format != .csv { throw ValidationError("--per \(per.rawValue) needs --format csv") }
     }
 }
-
-/// A clear message and a non-zero exit.
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A piece of a command's output on standard output, with no line break of its own; a failed
-/// write throws (``StandardStreams``).
-func standardOutput(_ text: String) throws {
-    try StandardStreams.write(text)
-}
-
-/// A line on standard error.
-func printError(_ text: String) {
-    StandardStreams.error(text)
-}
-
-/// A line of a command's output on standard output; a failed write throws.
-func printLine(_ text: String) throws {
-    try StandardStreams.write(text + "\n")
-}

@@ -30,7 +30,7 @@ struct Runner {
         let failures = peers.compactMap { $0.finish() }
         if let failure = failures.first { throw CLIError(failure) }
         if run.timing {
-            let seconds = Self.seconds(clock.now - started)
+            let seconds = (clock.now - started).seconds
             for p in peers {
                 let took = String(format: "%.2f", seconds)
                 printError("exec:\(p.command): \(p.answers) decision points answered, \(p.told) events sent in \(took) s: "
@@ -93,7 +93,7 @@ struct Runner {
             throw CLIError(e.description)
         }
         if run.timing, let events = reports.first?.events {
-            let seconds = Self.seconds(clock.now - started)
+            let seconds = (clock.now - started).seconds
             let took = String(format: "%.2f", seconds), noun = policies.count == 1 ? "policy" : "policies"
             printError("replayed \(events) events × \(policies.count) \(noun) in \(took) s: \(Int(Double(events) / seconds)) events/s "
                        + "per policy pass, \(Int(Double(events * policies.count) / seconds)) policy-events/s")
@@ -110,10 +110,6 @@ struct Runner {
         defer { progress.finish() }
         let update = { progress.update(events: $0, users: $1, done: $2) }
         return try run.byUser ? parallel.runByUser(&source, progress: update) : parallel.run(&source, progress: update)
-    }
-
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }
 

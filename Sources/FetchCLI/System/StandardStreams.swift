@@ -83,3 +83,19 @@ enum StandardStreams {
 private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, bytes, count)
 }
+
+/// A piece of a command's output on standard output, with no line break of its own; a failed
+/// write throws (``StandardStreams``).
+func standardOutput(_ text: String) throws {
+    try StandardStreams.write(text)
+}
+
+/// A line on standard error.
+func printError(_ text: String) {
+    StandardStreams.error(text)
+}
+
+/// A line of a command's output on standard output; a failed write throws.
+func printLine(_ text: String) throws {
+    try StandardStreams.write(text + "\n")
+}
