@@ -61,7 +61,12 @@ public final class SchedulerService: Sendable {
 
     /// Runs `body` with the live session of a stored user (``StoredUser``): over a shared
     /// store, a session behind the version just read is built again first.
-    func withSession<R>(_ user: StoredUser, _ body: (any LiveSession) throws -> R) async throws -> R {
-        try await slots.slot(user.name).with(current: user.version, build: { try await buildSession(storedUser: user.name) }, body)
+    func withSession<R: Sendable>(_ user: StoredUser, _ body: (any LiveSession) throws -> R) async throws -> R {
+        let (policy, scenario, seed) = (self.policy, self.scenario, self.seed)
+        return try await slots.slot(user.name).with(current: user.version, read: {
+            metrics.sessionBuilds.increment()
+            let history = try await store.history(user: user.name)
+            return (history, history.version)
+        }, make: { history in history.liveSession(policy: policy, scenario: scenario, seed: seed) }, body)
     }
 }
