@@ -1,5 +1,4 @@
 import FetchPostgres
-import FetchStorage
 import Testing
 
 /// Issue 64: a password is never echoed, wherever in the URL it was put.

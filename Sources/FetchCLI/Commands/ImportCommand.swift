@@ -1,7 +1,7 @@
 import ArgumentParser
 import FetchCore
-import FetchStorage
 import FetchImport
+import FetchStorage
 import Foundation
 
 /// `fetchsched import`: Android usage statistics or AWARE exports turned into a canonical log.

@@ -1,4 +1,3 @@
-import FetchStorage
 import Foundation
 
 /// A child started with `/bin/sh -c` in a process group of its own, with every signal at its

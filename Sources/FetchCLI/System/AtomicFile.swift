@@ -1,5 +1,4 @@
 import FetchCore
-import FetchStorage
 import Foundation
 
 /// An output file (`--out`, `--trace`, a shard): written through a buffer to a temporary name

@@ -1,5 +1,4 @@
 import FetchCore
-import FetchStorage
 import Foundation
 import GRDB
 import GRDBSQLite

@@ -1,4 +1,3 @@
-import FetchStorage
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

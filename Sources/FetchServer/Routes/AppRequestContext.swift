@@ -1,4 +1,3 @@
-import FetchStorage
 import Foundation
 import Hummingbird
 

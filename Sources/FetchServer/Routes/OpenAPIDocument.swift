@@ -1,4 +1,3 @@
-import FetchStorage
 import Foundation
 
 /// The OpenAPI 3 document of the API, `Sources/FetchServer/openapi.json`, served as it is.

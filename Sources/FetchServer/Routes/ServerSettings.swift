@@ -1,4 +1,3 @@
-import FetchStorage
 /// Where the server listens, who may call it, and how large requests may be.
 public struct ServerSettings: Sendable {
     public var host: String

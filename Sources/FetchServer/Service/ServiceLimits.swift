@@ -1,5 +1,4 @@
 import FetchCore
-import FetchStorage
 
 /// Request limits: larger requests get a 413 or 400 naming the field.
 public struct ServiceLimits: Sendable {

@@ -1,4 +1,3 @@
-import FetchStorage
 import Metrics
 
 /// The service's own metrics (swift-metrics; Prometheus in `fetchsched serve`).
