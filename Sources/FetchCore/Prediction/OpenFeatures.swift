@@ -71,7 +71,7 @@ public enum OpenFeatures {
     }
 
     /// The features of `app` at `m`, from the user's habits, counts and recent past.
-    static func make(_ app: Int32, at m: PredictionMoment, model: UsageModel, counts: OpenCounts, context: UsageContext)
+    package static func make(_ app: Int32, at m: PredictionMoment, model: UsageModel, counts: OpenCounts, context: UsageContext)
         -> Vector {
         var x = Vector(repeating: 0)
         // Lanes written through memory: a vector written lane by lane in registers is stored and
