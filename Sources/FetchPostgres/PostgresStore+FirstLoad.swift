@@ -36,13 +36,13 @@ extension PostgresStore {
     /// Every user is new to the store, so `learner`, when given, learns each one's model from
     /// the rows as they go in (``IngestLearner``, with the store's app ids).
     nonisolated(nonsending) func firstLoad<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection,
-                                                              learner: inout LearnerQueue?) async throws -> IngestStats {
+                                                              learner: inout AsyncLearnerQueue?) async throws -> IngestStats {
         try await withoutEventsKey(conn) { try await copyIntoEvents(&source, conn, learner: &learner) }
     }
 
     /// The rows of ``firstLoad(_:_:learner:)``, copied into `events` with the apps they name.
     nonisolated(nonsending) private func copyIntoEvents<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection,
-                                                                            learner: inout LearnerQueue?) async throws -> IngestStats {
+                                                                            learner: inout AsyncLearnerQueue?) async throws -> IngestStats {
         var appNumbering = StoreNumbering(of: "app", stored: try await stored(conn, "SELECT id, name FROM apps"),
                                           next: Int32(try await count(conn, "SELECT nextval(pg_get_serial_sequence('apps', 'id'))")))
         var userNumbering = StoreNumbering(of: "user", stored: try await stored(conn, "SELECT id, user_name FROM user_versions"),
@@ -60,6 +60,8 @@ extension PostgresStore {
             } app: {
                 Self.appendDecimal(Int64(app), to: &$0)
             }
+        } written: {
+            await learner?.room()  // the learner no more than a few batches behind the copy
         }
         try await storeNumbered(appNumbering.added, conn)
         try await storeNumbered(users: userNumbering.added, conn)

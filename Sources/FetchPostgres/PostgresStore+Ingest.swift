@@ -17,12 +17,12 @@ extension PostgresStore {
     /// again from the store, as the SQLite driver does.
     ///
     /// A first load learns the models from the rows as they go in, on another core
-    /// (``LearnerQueue``), rather than reading every event back after the commit.
+    /// (``AsyncLearnerQueue``), rather than reading every event back after the commit.
     nonisolated(nonsending) public func ingest<S: UsageEventSource>(_ source: inout S, learn: Bool) async throws -> IngestStats {
-        var learner: LearnerQueue? = learn ? LearnerQueue() : nil
+        var learner: AsyncLearnerQueue? = learn ? AsyncLearnerQueue() : nil
         var stats = try await ingest(&source, learner: &learner)
         guard learn && stats.inserted > 0 else { return stats }
-        if let learned = learner.take()?.finish(), learned.inOrder {
+        if let learned = await learner.take()?.finish(), learned.inOrder {
             let models = learned.models.map { (user: source.users[$0.user], model: $0.model) }
             for start in stride(from: 0, to: models.count, by: 1_000) {
                 try await saveModels(Array(models[start..<min(models.count, start + 1_000)]), apps: source.apps)
@@ -35,13 +35,13 @@ extension PostgresStore {
     }
 
     nonisolated(nonsending) public func ingest<S: UsageEventSource>(_ source: inout S) async throws -> IngestStats {
-        var learner: LearnerQueue? = nil
+        var learner: AsyncLearnerQueue? = nil
         return try await ingest(&source, learner: &learner)
     }
 
     /// The ingest in one transaction; a first load feeds `learner`, any other ingest sets it to nil.
     nonisolated(nonsending) private func ingest<S: UsageEventSource>(_ source: inout S,
-                                                                    learner: inout LearnerQueue?) async throws -> IngestStats {
+                                                                    learner: inout AsyncLearnerQueue?) async throws -> IngestStats {
         do {
             return try await client.withConnection { conn in
                 try await statement(conn, "BEGIN")
@@ -61,7 +61,7 @@ extension PostgresStore {
     }
 
     nonisolated(nonsending) private func ingest<S: UsageEventSource>(_ source: inout S, _ conn: PostgresConnection,
-                                                                    learner: inout LearnerQueue?) async throws -> IngestStats {
+                                                                    learner: inout AsyncLearnerQueue?) async throws -> IngestStats {
         let stats: IngestStats
         if try await lockEmptyStore(conn) {
             stats = try await firstLoad(&source, conn, learner: &learner)
@@ -165,7 +165,8 @@ extension PostgresStore {
     /// source's names; returns how many rows. A bad row stops the copy with its error.
     nonisolated(nonsending) func copyRows<S: UsageEventSource>(
         _ source: inout S, into table: String, columns: [String] = [], _ conn: PostgresConnection,
-        row: (UsageEvent, Int, NameTable, NameTable, inout ByteBuffer) throws -> Void
+        row: (UsageEvent, Int, NameTable, NameTable, inout ByteBuffer) throws -> Void,
+        written: () async -> Void = {}
     ) async throws -> Int {
         var occurrences = Occurrences()
         var read = 0
@@ -185,6 +186,7 @@ extension PostgresStore {
                     if buffer.readableBytes >= 1 << 20 {
                         try await writer.write(buffer)
                         buffer.clear()
+                        await written()
                     }
                 }
             } catch {

@@ -15,8 +15,8 @@ public struct LearnerQueue: ~Copyable {
         let room = DispatchSemaphore(value: LearnerQueue.batchesWaiting)
     }
 
-    static let batchSize = 4096
-    static let batchesWaiting = 4
+    package static let batchSize = 4096
+    package static let batchesWaiting = 4
 
     private let shared = Shared()
     private var batch: [(event: UsageEvent, app: Int64)] = []

@@ -91,4 +91,25 @@ struct IngestLearningTests {
             return events[position]
         }
     }
+
+    /// The async queue hands the learner the events in the order they came, whatever the batches
+    /// and the waits for room: the models are those of the learner fed in line.
+    @Test(arguments: 1...4 as ClosedRange<UInt64>)
+    func theAsyncQueueLearnsWhatTheLearnerLearnsInLine(seed: UInt64) async {
+        var rng = SplitMix64(seed: seed, 0x61_71)
+        let random = RandomLog(seed: rng.next(), users: rng.int(in: 2...9), days: 14, eventsPerDay: 400, apps: 12)
+        var queue = AsyncLearnerQueue(), inLine = IngestLearner()
+        for (i, e) in random.events.enumerated() {
+            let app = Int64(e.app)
+            queue.observe(e, app: app)
+            inLine.observe(e, app: app)
+            if i % 5_000 == 0 && rng.chance(0.5) { await queue.room() }
+        }
+        #expect(random.events.count > LearnerQueue.batchSize * (LearnerQueue.batchesWaiting + 2))
+        let learned = await queue.finish()
+        let expected = (inLine.inOrder, inLine.finish())
+        #expect(learned.inOrder == expected.0)
+        #expect(learned.models.map(\.user) == expected.1.map(\.user))
+        #expect(learned.models.map(\.model) == expected.1.map(\.model))
+    }
 }
