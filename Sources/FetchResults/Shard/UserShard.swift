@@ -1,3 +1,5 @@
+import FetchCore
+
 /// One of `count` disjoint parts of a population, chosen by a stable hash of the user's name,
 /// so that every process, on every machine, puts a user in the same shard.
 public struct UserShard: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import FetchCore
+
 /// The events of one shard's users: the base source's other events are read and dropped.
 ///
 /// Names are interned by the base source as they come, so a user keeps the id it has in an
