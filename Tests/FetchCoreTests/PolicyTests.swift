@@ -15,12 +15,12 @@ struct PolicyTests {
     @Test func everyRegisteredPolicyParsesByItsNameAndHasAHelpLine() {
         for entry in PolicySpec.registry {
             let example = entry.name.replacing("<duration>", with: "15m").replacing("<x>", with: "0.05").replacing("<share>", with: "0.5")
-                .replacing("<k>", with: "3").replacing("<command>", with: "./policy")
+                .replacing("<k>", with: "3").replacing("<command>", with: "./policy").replacing("<threshold>", with: "2h")
             // An exec: policy is made only where a process may be started: with a launcher.
             #expect(PolicySpec.parse(example, launch: { _ in EchoPeer() }) != nil, "\(entry.name)")
             #expect(PolicySpec.helpText.contains("\(entry.name): \(entry.summary)"))
         }
-        #expect(PolicySpec.known.count == 20 + 3 * ValueRuleFamilies.predictors.count)
+        #expect(PolicySpec.known.count == 22 + 3 * ValueRuleFamilies.predictors.count)
         for bad in ["sometimes", "fixed:0s", "adaptive:-1", "oracle:draws", ""] { #expect(PolicySpec.parse(bad) == nil, "\(bad)") }
     }
 

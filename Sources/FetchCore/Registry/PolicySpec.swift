@@ -70,6 +70,18 @@ public enum PolicySpec {
             .knob("ebc:<x>", summary: "ebc with its own threshold x (more than 0, at most 1)", most: 1) { EBCPolicy(threshold: $0, label: $1) },
         ], sweeping: ["ebc:0.6", "ebc:0.45", "ebc:0.3", "ebc:0.2", "ebc:0.13", "ebc:0.08", "ebc:0.05", "ebc:0.03", "ebc:0.015"],
            isBaseline: true, examples: ["ebc", "ebc:0.05"]),
+        PolicyFamily(name: "android-prefetch", entries: [
+            Entry(name: "android-prefetch", summary: "Android's prefetch rule: an app's job runs once its next launch, "
+                  + "estimated from the past week's, is within 1 hour (less 30 minutes)") {
+                $0 == "android-prefetch" ? AndroidPrefetchPolicy() : nil
+            },
+            Entry(name: "android-prefetch:<threshold>", summary: "android-prefetch with its own threshold (1m to 24h)") { text in
+                guard text.hasPrefix("android-prefetch:"), let ms = DurationText.parse(String(text.dropFirst(17))),
+                      ms >= Millis.minute, ms <= Millis.day else { return nil }
+                return AndroidPrefetchPolicy(threshold: ms, name: text)
+            },
+        ], sweeping: ["android-prefetch:15m", "android-prefetch:30m", "android-prefetch:1h", "android-prefetch:2h",
+                      "android-prefetch:4h", "android-prefetch:7h"], examples: ["android-prefetch", "android-prefetch:7h"]),
     ]
 
     /// `adaptive-v1`, the hand-built policy `adaptive` was before the value rule; its frontier's
