@@ -14,6 +14,7 @@ let package = Package(
                 .product(name: "FetchCore", package: "FetchScheduler"),
                 .product(name: "FetchAPI", package: "FetchScheduler"),
                 .product(name: "FetchImport", package: "FetchScheduler"),
+                .product(name: "FetchResults", package: "FetchScheduler"),
             ]
         ),
     ],

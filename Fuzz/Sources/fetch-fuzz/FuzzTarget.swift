@@ -1,7 +1,7 @@
 import FetchAPI
 import FetchCore
-import FetchResults
 import FetchImport
+import FetchResults
 import Foundation
 #if canImport(Glibc)
 import Glibc
