@@ -40,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // SHA-256 of a shard's input (already in the graph through postgres-nio).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // The channel between an ingest's reading and its watched COPY (already in the graph through hummingbird).
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         // `swift package generate-documentation --target FetchCore` (the DocC catalog in FetchCore.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -79,6 +81,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
         // Importing what phones keep into the canonical log: Android's usage-statistics dumps, AWARE's
