@@ -16,13 +16,12 @@ public struct FetchSched: AsyncParsableCommand {
 }
 
 extension FetchSched {
-    /// Parses the command line and runs the command, awaiting async ones (`serve`). What
-    /// `AsyncParsableCommand.main()` does; called by name because top-level code resolves
-    /// `main()` to the synchronous overload, which refuses an async root.
+    /// Parses the command line and runs the command, awaiting async ones (`serve`, `replay`,
+    /// `bench` …). What `AsyncParsableCommand.main()` does; called by name because top-level
+    /// code resolves `main()` to the synchronous overload, which refuses an async root.
     ///
-    /// A synchronous command (`replay`, `bench` …) runs on a thread of its own, never on Swift's
-    /// cooperative pool: a replay of a PostgreSQL store blocks its thread on each read
-    /// (`Blocking`) while the read runs on the pool, which may have a single thread.
+    /// A synchronous command (`generate`, `import` …) runs on a thread of its own, with a stack
+    /// of 16 MiB, rather than on a thread of Swift's cooperative pool.
     public static func start() async {
         StandardStreams.holdStandardDescriptors()
         do {

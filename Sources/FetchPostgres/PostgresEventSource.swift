@@ -3,24 +3,20 @@ import FetchStorage
 import PostgresNIO
 
 /// Every stored event, user by user (names in order), each user's in time order: what a replay
-/// needs, with memory bounded by the largest user's history rather than the store.
-///
-/// A synchronous source over an async client (``Blocking``): use it from a thread outside
-/// Swift's cooperative pool, as the command line does.
-public struct PostgresEventSource: UsageEventSource {
+/// needs, with memory bounded by the largest user's history rather than the store. A batch is
+/// one user's events, read on a pooled connection.
+public struct PostgresEventSource: UsageEventBatches {
     public let users = NameTable()
     public let apps = NameTable()
     private let store: PostgresStore
     private let names: [String]
     private let appIDs: [Int32: Int32]
     private var nextUser = 0
-    private var buffer: [UsageEvent] = []
-    private var position = 0
 
-    init(store: PostgresStore) throws {
+    nonisolated(nonsending) init(store: PostgresStore) async throws {
         self.store = store
         // Through the store's bounded wait for a connection, as every read of the source.
-        let (stored, names) = try store.reading {
+        let (stored, names) = try await store.reading {
             try await store.connection(bounded: false) { conn in
                 var apps: [(Int32, String)] = []
                 for try await (id, name) in try await conn.query("SELECT id, name FROM apps ORDER BY id", logger: store.logger)
@@ -45,31 +41,27 @@ public struct PostgresEventSource: UsageEventSource {
 
     public var progress: Double? { names.isEmpty ? 1 : Double(nextUser) / Double(names.count) }
 
-    public mutating func next() throws -> UsageEvent? {
-        while position == buffer.count {
-            guard nextUser < names.count else { return nil }
+    nonisolated(nonsending) public mutating func nextBatch() async throws -> [UsageEvent]? {
+        while nextUser < names.count {
             let name = names[nextUser]
             nextUser += 1
             let (store, id, appIDs) = (store, users.id(name), appIDs)
-            buffer = try store.reading {
+            let events = try await store.reading {
                 // Through the store's bounded wait: the pool would wait for a connection without end
                 // while the server is down.
                 try await store.connection(bounded: false) { conn in try await store.events(user: name, id: id, appIDs: appIDs, conn) }
             }
-            position = 0
+            if !events.isEmpty { return events }
         }
-        defer { position += 1 }
-        return buffer[position]
+        return nil
     }
 }
 
 extension PostgresStore {
-    /// Runs a read from synchronous code; a database error becomes a clear ``InputError``.
-    /// `gone`, when given, may abandon the wait (``Blocking/run(_:abandoning:)``).
-    func reading<T: Sendable>(_ body: @escaping @Sendable () async throws -> T,
-                              abandoning gone: (() -> (any Error)?)? = nil) throws -> T {
+    /// Runs a read of a replay's source; a database error becomes a clear ``InputError``.
+    nonisolated(nonsending) func reading<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try Blocking.run(body, abandoning: gone)
+            return try await body()
         } catch let e as InputError {
             throw e
         } catch {
@@ -78,16 +70,17 @@ extension PostgresStore {
     }
 
     /// Every stored event, for a replay (``PostgresEventSource``).
-    public func eventSource() throws -> PostgresEventSource { try PostgresEventSource(store: self) }
+    nonisolated(nonsending) public func eventSource() async throws -> PostgresEventSource { try await PostgresEventSource(store: self) }
 
     /// User by user (``PostgresEventSource``), or with `timeOrder` in time order
     /// (``PostgresTimeOrderSource``).
-    public func withEventSource<R>(timeOrder: Bool, _ body: (inout any UsageEventSource) throws -> R) throws -> R {
-        if timeOrder { return try withEventsInTimeOrder { source in
-            var any: any UsageEventSource = source
-            return try body(&any)
+    nonisolated(nonsending) public func withEventBatches<R>(timeOrder: Bool,
+                                                            _ body: (inout any UsageEventBatches) async throws -> R) async throws -> R {
+        if timeOrder { return try await withEventsInTimeOrder { source in
+            var any: any UsageEventBatches = source
+            return try await body(&any)
         } }
-        var source: any UsageEventSource = try eventSource()
-        return try body(&source)
+        var source: any UsageEventBatches = try await eventSource()
+        return try await body(&source)
     }
 }

@@ -20,7 +20,7 @@ public final class PostgresStore: ServiceStore {
     let logger: Logger
     /// The URL without its password, for messages.
     public let location: String
-    /// The URL, for a connection of its own outside the pool (``withEventSource(timeOrder:_:)``).
+    /// The URL, for a connection of its own outside the pool (``withEventBatches(timeOrder:_:)``).
     let url: PostgresURL
     private let running: Task<Void, Never>
     /// The listener of version changes, started by ``watchVersions(_:)``.
@@ -252,11 +252,6 @@ extension PostgresStore {
     static func isConnectionLoss(_ error: PSQLError) -> Bool {
         if let state = error.serverInfo?[.sqlState] { return state.hasPrefix("08") || state.hasPrefix("57P") }
         return [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown].contains(error.code)
-    }
-
-    /// Opens the store from synchronous code (``Blocking``): the command line's replays.
-    public static func open(url: String) throws -> PostgresStore {
-        try Blocking.run { try await PostgresStore(url: url) }
     }
 }
 

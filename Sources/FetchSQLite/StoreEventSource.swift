@@ -52,13 +52,20 @@ public struct StoreEventSource: UsageEventSource {
 extension SQLiteStore {
     public var location: String { path }
 
-    /// The events user by user, or in time order across users with `timeOrder`: SQLite sorts them
-    /// then, with its temporary storage on disk, so memory holds no more than its sort's runs.
-    public func withEventSource<R>(timeOrder: Bool, _ body: (inout any UsageEventSource) throws -> R) throws -> R {
-        try withEvents(timeOrder: timeOrder) { source in
-            var any: any UsageEventSource = source
-            return try body(&any)
+    /// The events user by user, or in time order across users with `timeOrder`, a batch at a
+    /// time (``SQLiteEventBatches``), from one snapshot of the store.
+    nonisolated(nonsending) public func withEventBatches<R>(timeOrder: Bool,
+                                                            _ body: (inout any UsageEventBatches) async throws -> R) async throws -> R {
+        let batches = try await SQLiteEventBatches(store: self, timeOrder: timeOrder)
+        let result: Result<R, any Error>
+        do {
+            var any: any UsageEventBatches = batches
+            result = .success(try await body(&any))
+        } catch {
+            result = .failure(error)
         }
+        await batches.close()
+        return try result.get()
     }
 
     /// Nothing to release: the pool's connections close with the store.

@@ -42,11 +42,11 @@ public protocol ServiceStore: Sendable {
     /// stops the read; rows already stored are left as they are. With `learn`, the usage models
     /// of the users it added events for are learned again (``IngestStats/learned``).
     func ingest<S: UsageEventSource>(_ source: inout S, learn: Bool) async throws -> IngestStats
-    /// Calls `body` with every stored event, each user's in time order: a replay's source.
-    /// With `timeOrder`, in time order across users too, ties in the order of the users' ids
-    /// (what a trace and an HTML report follow); without, a store may hand them user by user.
-    /// Synchronous, as the replay engine is: call it off Swift's cooperative pool.
-    func withEventSource<R>(timeOrder: Bool, _ body: (inout any UsageEventSource) throws -> R) throws -> R
+    /// Calls `body` with every stored event, a batch at a time, each user's in time order: a
+    /// replay's source. With `timeOrder`, in time order across users too, ties in the order of
+    /// the users' ids (what a trace and an HTML report follow); without, a store may hand them
+    /// user by user. A read fails with the store named (``InputError``), or ``StoreUnavailable``.
+    nonisolated(nonsending) func withEventBatches<R>(timeOrder: Bool, _ body: (inout any UsageEventBatches) async throws -> R) async throws -> R
     /// Releases what the store holds open (a connection pool); it cannot be used afterwards.
     func close() async
     /// Tells `receive` of every change of a user's version as it commits, whoever writes it,

@@ -45,8 +45,9 @@ struct PostgresCommandTests {
         try await db.drop()
     }
 
-    /// A replay of a PostgreSQL store reads through blocking calls; with the cooperative pool cut
-    /// to one thread, they must not wait for the thread they hold.
+    /// A replay of a PostgreSQL store awaits its reads on the cooperative pool; with the pool cut
+    /// to one thread (which the replay runs on), each read must still come: user by user, on
+    /// worker threads or not, by user through files, and in time order for a trace.
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
     func aReplayOfPostgresFinishesWithAOneThreadCooperativePool() async throws {
         let db = try await TestDatabase.make()
@@ -60,7 +61,11 @@ struct PostgresCommandTests {
         cc.waitUntilExit()
         try #require(cc.terminationStatus == 0, "cc could not build the one-processor shim")
         let oneThread = ["LD_PRELOAD": shim]
-        for args in [["replay", "--db", db.url, "--policy", "fixed:60m", "--quiet"], ["bench", "--db", db.url, "--policies", "none,ios", "--quiet"]] {
+        let trace = Fetchsched.temp() + "/one-thread-trace.csv"
+        for args in [["replay", "--db", db.url, "--policy", "fixed:60m", "--quiet"], ["bench", "--db", db.url, "--policies", "none,ios", "--quiet"],
+                     ["bench", "--db", db.url, "--policies", "none,ios", "--threads", "2", "--quiet"],
+                     ["bench", "--db", db.url, "--policies", "none,ios", "--by-user", "--quiet"],
+                     ["replay", "--db", db.url, "--policy", "fixed:60m", "--trace", trace, "--quiet"]] {
             let r = try await Fetchsched.run(args, limit: 120, environment: oneThread)
             #expect(r.status == 0, "\(args[0]): \(r.err)")
         }

@@ -120,6 +120,40 @@ struct EventStoreTests {
         #expect(one.isEmpty == badRow)
     }
 
+    /// A replay's batches (``ServiceStore/withEventBatches(timeOrder:_:)``) are the stored events
+    /// in the order asked for, none empty and none larger than a batch, and all of one snapshot:
+    /// an ingest that commits between two batches is not seen.
+    @Test(arguments: [false, true])
+    func aReplaysBatchesAreTheStoredEventsOfOneSnapshot(timeOrder: Bool) async throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let store = try SQLiteStore(path: dir.path + "/s.sqlite")
+        var log = try LogSource(paths: [dir.file("g.csv", SyntheticLog.csv(users: 10, days: 28, seed: 4))])
+        _ = try store.ingest(&log)
+        let expected = try store.withEvents(timeOrder: timeOrder) { s in
+            var out: [String] = []
+            while let e = try s.next() { out.append(describe(e, s.users, s.apps)) }
+            return out
+        }
+        let later = dir.file("later.csv", "timestamp,user,app,event,value\n2025-03-01T08:00:00Z,user-0099,com.example.late,open,\n")
+        let (read, sizes) = try await store.withEventBatches(timeOrder: timeOrder) { source in
+            var read: [String] = [], sizes: [Int] = []
+            while let batch = try await source.nextBatch() {
+                if sizes.count == 1 {
+                    var more = try LogSource(paths: [later])
+                    #expect(try store.ingest(&more).inserted == 1)
+                }
+                sizes.append(batch.count)
+                read += batch.map { describe($0, source.users, source.apps) }
+            }
+            return (read, sizes)
+        }
+        #expect(read == expected)
+        #expect(sizes.count > 2 && sizes.allSatisfy { (1...8192).contains($0) }, "\(sizes)")
+        // The time-order read sorts on its snapshot's own connection: the pool's keep their setting.
+        #expect(try await store.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA temp_store") } == 2)
+    }
+
     @Test(arguments: ["fixed:15m", "oracle"])
     func replayFromTheStoreEqualsReplayFromTheFile(policy: String) throws {
         let dir = TempDir()

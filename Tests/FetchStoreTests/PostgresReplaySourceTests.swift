@@ -4,7 +4,6 @@ import FetchPostgres
 import FetchPostgresTesting
 import FetchTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// A replay's sources over PostgreSQL (user by user, and in time order through a cursor) when
@@ -26,20 +25,12 @@ struct PostgresReplaySourceTests {
         var log = try ArraySource(csv: SyntheticLog.csv(users: 5, days: 28, seed: 4))
         let stored = try await store.ingest(&log, learn: false)
         try #require(stored.inserted > 10_000)
-        // Off the cooperative pool, as the command line reads.
-        let outcome = await Self.onThread(within: .seconds(30)) {
-            Result {
-                try store.withEventSource(timeOrder: timeOrder) { source in
-                    var read = try source.next() == nil ? 0 : 1
-                    let gone = DispatchSemaphore(value: 0)
-                    Task {
-                        try? await proxy.outage()
-                        gone.signal()
-                    }
-                    gone.wait()
-                    while try source.next() != nil { read += 1 }
-                    return read
-                }
+        let outcome = await ConnectionCloseWatchTests.within(.seconds(30)) {
+            try await store.withEventBatches(timeOrder: timeOrder) { source in
+                var read = try await source.nextBatch()?.count ?? 0
+                try await proxy.outage()
+                while let batch = try await source.nextBatch() { read += batch.count }
+                return read
             }
         }
         switch outcome {
@@ -49,19 +40,5 @@ struct PostgresReplaySourceTests {
         }
         await store.close()
         try await db.drop()
-    }
-
-    /// What `body` returns, run on a thread of its own; nil when it has not returned within
-    /// `limit` (the thread is then left as it is: a wait without end is what is tested for).
-    static func onThread<T: Sendable>(within limit: Duration, _ body: @escaping @Sendable () -> T) async -> T? {
-        await withCheckedContinuation { (done: CheckedContinuation<T?, Never>) in
-            let once = Mutex<CheckedContinuation<T?, Never>?>(done)
-            let finish: @Sendable (T?) -> Void = { value in once.withLock { c in defer { c = nil }; return c }?.resume(returning: value) }
-            Thread { finish(body()) }.start()
-            Task {
-                try? await Task.sleep(for: limit)
-                finish(nil)
-            }
-        }
     }
 }

@@ -77,10 +77,10 @@ let benchmarks: @Sendable () -> Void = {
         // Names without ':' or spaces: the threshold files are named after them, and the
         // check reads them back by the raw name.
         Benchmark("replay-\(policy.replacingOccurrences(of: ":", with: "-"))-\(eventCount)-events") { _ in
-            var source = ArraySource(events: events, users: counting.users, apps: counting.apps)
+            var source = SourceBatches(ArraySource(events: events, users: counting.users, apps: counting.apps))
             let replay = makeReplay(policy: PolicySpec.parse(policy)!, scenario: .default, seed: 1,
                                     users: counting.users, apps: counting.apps)
-            try! source.runGrouped([replay])  // as the command line replays
+            try! await source.runGrouped([replay])  // as the command line replays: a batch at a time
             blackHole(replay.finish())
         }
     }

@@ -6,7 +6,7 @@ import FetchReport
 import FetchStorage
 
 /// `fetchsched bench`: several policies over the same logs and seed, one row each.
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Compare policies on the same logs and seed, one row each.")
@@ -41,7 +41,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The day the report shows, YYYY-MM-DD in the user's local time (default: the user's busiest day).", valueName: "date"))
     var day: String?
 
-    func run() throws {
+    func run() async throws {
         try AtomicFile.refuse(outputs: [report], over: input.files + [runOptions.scenarioOptions.scenario])
         var list = try parsePolicies(policies, run: runOptions)
         if frontier {
@@ -63,9 +63,9 @@ struct BenchCommand: ParsableCommand {
         let runner = try Runner(input: input, run: runOptions)
         let reports: [ReplayResult]
         if report == nil {
-            reports = try runner.replay(list)
+            reports = try await runner.replay(list)
         } else {
-            reports = try runner.replay(list, sinks: { _, users, apps in
+            reports = try await runner.replay(list, sinks: { _, users, apps in
                 let r = TimelineRecorder(user: chosen ?? "", users: users, apps: apps)
                 recorders.append(r)
                 return r

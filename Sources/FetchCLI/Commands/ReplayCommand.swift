@@ -4,7 +4,7 @@ import FetchResults
 import FetchStorage
 
 /// `fetchsched replay`: one policy over logs.
-struct ReplayCommand: ParsableCommand {
+struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Replay usage logs under one policy and report freshness, energy, data and rule violations.",
@@ -21,13 +21,13 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write one CSV row per fetch and per refused request to this file.", valueName: "file.csv"))
     var trace: String?
 
-    func run() throws {
+    func run() async throws {
         try AtomicFile.refuse(outputs: [trace], over: input.files + [runOptions.scenarioOptions.scenario])
         let policies = try parsePolicies(policy, run: runOptions)
         guard policies.count == 1 else { throw CLIError("replay takes one policy; use 'fetchsched bench' for several") }
         let file = try trace.map { try AtomicFile(path: $0) }
         let runner = try Runner(input: input, run: runOptions)
-        let reports = try runner.replay(policies, sinks: file.map { f in
+        let reports = try await runner.replay(policies, sinks: file.map { f in
             { _, users, apps in TraceCSV(file: f, users: users, apps: apps) }
         })
         try file?.commit()

@@ -1,31 +1,21 @@
 import Crypto
 import FetchCore
-import FetchStorage
 
-/// A source whose events, as read, go into a SHA-256 digest: what a shard report records of
-/// its input, so that `merge` refuses shards of different inputs even when their paths match.
+/// A SHA-256 digest of the events a run reads: what a shard report records of its input, so
+/// that `merge` refuses shards of different inputs even when their paths match.
 ///
 /// The digest covers every event before the shard's filter (each shard reads the whole input),
 /// then the user and app names by id: the same log, store or database gives the same digest,
 /// whatever its path.
-struct DigestingSource<Base: UsageEventSource>: UsageEventSource {
-    var base: Base
+struct EventDigest {
     private var hasher = SHA256()
     /// Events packed here and hashed a buffer at a time: one hash update per event would cost
     /// more than the event's replay.
     private var buffer: [UInt8] = []
 
-    init(base: Base) {
-        self.base = base
-        buffer.reserveCapacity(1 << 16)
-    }
+    init() { buffer.reserveCapacity(1 << 16) }
 
-    var users: NameTable { base.users }
-    var apps: NameTable { base.apps }
-    var progress: Double? { base.progress }
-
-    mutating func next() throws -> UsageEvent? {
-        guard let e = try base.next() else { return nil }
+    mutating func add(_ e: UsageEvent) {
         append(e.time.millis)
         append(e.user)
         append(e.app)
@@ -34,12 +24,11 @@ struct DigestingSource<Base: UsageEventSource>: UsageEventSource {
         buffer.append(e.kind.rawValue)
         buffer.append(e.unixForm ? 1 : 0)
         if buffer.count >= 1 << 16 { drain() }
-        return e
     }
 
-    /// The digest, as hex, of what was read; call once the source is exhausted.
-    mutating func finish() -> String {
-        for table in [base.users, base.apps] {
+    /// The digest, as hex, of what was added and of the names; call once the input is read.
+    mutating func finish(users: NameTable, apps: NameTable) -> String {
+        for table in [users, apps] {
             append(Int64(table.count))
             for name in table.names {
                 append(Int64(name.utf8.count))

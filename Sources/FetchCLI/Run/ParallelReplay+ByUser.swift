@@ -11,14 +11,17 @@ extension ParallelReplay {
     /// of its own (``UserRowFile``) until the report reads it back: memory grows with the
     /// largest user, not with the population. The reports are the same bytes as a replay in
     /// time order (users share nothing but integer tallies, merged as ``run(_:progress:)``'s).
-    func runByUser<S: UsageEventSource>(_ source: inout S, directory: String = TemporaryFile.directory,
-                                        progress: (_ events: Int, _ users: Int, _ done: Double?) -> Void) throws -> [ReplayResult] {
+    nonisolated(nonsending) func runByUser<S: UsageEventBatches>(
+        _ source: inout S, directory: String = TemporaryFile.directory,
+        progress: (_ events: Int, _ users: Int, _ done: Double?) -> Void
+    ) async throws -> [ReplayResult] {
         let partition = try UserPartition(directory: directory)
         var count = 0
-        while let e = try source.next() {
-            try partition.add(e)
-            count += 1
-            if count & 0xFFFF == 0 { progress(count, source.users.count, source.progress) }
+        while let batch = try await source.nextBatch() {
+            for e in batch { try partition.add(e) }
+            let before = count
+            count += batch.count
+            if count >> 16 != before >> 16 { progress(count, source.users.count, source.progress) }
         }
         try partition.finishWriting()
         let userNames = source.users.names, appNames = source.apps.names
@@ -48,7 +51,7 @@ extension ParallelReplay {
             let threads = (0..<workers).map { w in Thread { work(w) } }
             for t in threads { t.stackSize = 8 << 20; t.start() }
         }
-        results.wait()
+        await results.wait()
         if let error = failures.first { throw error }
         for archive in archives.joined() { try archive.check() }
         let parts = results.values

@@ -1,13 +1,15 @@
 import FetchCore
 import FetchStorage
 import Foundation
+import Synchronization
 
-/// Replays over all cores: the reading thread routes each user's events, in order, to one of
+/// Replays over all cores: the reading task routes each user's events, in order, to one of
 /// `workers` threads (by user id), each running its own replays of every policy; the reports are
 /// merged at the end (``ReplayResult/merged(_:)``), byte-identical to a single-threaded run.
 ///
 /// Workers keep their own name tables, fed with each batch's new names, so nothing mutable is
-/// shared between threads but the batch queues.
+/// shared between threads but the batch queues. The reader waits for room in a queue, and for
+/// the workers' reports, suspended: it holds no thread of Swift's pool while it waits.
 struct ParallelReplay {
     let policies: [any FetchPolicy]
     let scenario: Scenario
@@ -20,7 +22,9 @@ struct ParallelReplay {
         var newApps: [String] = []
     }
 
-    func run<S: UsageEventSource>(_ source: inout S, progress: (_ events: Int, _ users: Int, _ done: Double?) -> Void) throws -> [ReplayResult] {
+    nonisolated(nonsending) func run<S: UsageEventBatches>(
+        _ source: inout S, progress: (_ events: Int, _ users: Int, _ done: Double?) -> Void
+    ) async throws -> [ReplayResult] {
         let queues = (0..<workers).map { _ in BatchQueue() }
         let results = ResultBox(count: workers)
         let threads = queues.enumerated().map { i, queue in
@@ -41,56 +45,81 @@ struct ParallelReplay {
         var batches = (0..<workers).map { _ in Batch() }
         var sentUsers = [Int](repeating: 0, count: workers), sentApps = [Int](repeating: 0, count: workers)
         var count = 0
-        func send(_ w: Int) {
+        nonisolated(nonsending) func send(_ w: Int) async {
             batches[w].newUsers = Array(source.users.names[sentUsers[w]...])
             batches[w].newApps = Array(source.apps.names[sentApps[w]...])
             sentUsers[w] = source.users.count
             sentApps[w] = source.apps.count
-            queues[w].put(batches[w])
+            await queues[w].put(batches[w])
             batches[w] = Batch()
         }
         do {
-            while let e = try source.next() {
-                let w = Int(e.user) % workers
-                batches[w].events.append(e)
-                if batches[w].events.count >= 8192 { send(w) }
-                count += 1
-                if count & 0xFFFF == 0 { progress(count, source.users.count, source.progress) }
+            while let batch = try await source.nextBatch() {
+                for e in batch { batches[Int(e.user) % workers].events.append(e) }
+                for w in 0..<workers where batches[w].events.count >= 8192 { await send(w) }
+                let before = count
+                count += batch.count
+                if count >> 16 != before >> 16 { progress(count, source.users.count, source.progress) }
             }
         } catch {
             for q in queues { q.close() }
-            results.wait()
+            await results.wait()
             throw error
         }
-        for w in 0..<workers { send(w); queues[w].close() }
-        results.wait()
+        for w in 0..<workers { await send(w); queues[w].close() }
+        await results.wait()
         let parts = results.values
         return policies.indices.map { p in ReplayResult.merged(parts.map { $0[p] }) }
     }
 }
 
 /// A bounded queue of batches between the reader and one worker (back-pressure keeps memory
-/// bounded). Guarded by its condition lock, hence `@unchecked Sendable`.
+/// bounded): the worker, a thread of its own, waits on the condition; the reader, a task,
+/// suspends until there is room. Guarded by its condition lock, hence `@unchecked Sendable`.
 final class BatchQueue: @unchecked Sendable {
+    /// The batches a queue holds before the reader waits.
+    static let capacity = 4
     private let condition = NSCondition()
     private var items: [ParallelReplay.Batch] = []
     private var closed = false
+    /// The reader, suspended until a take makes room.
+    private var waiting: CheckedContinuation<Void, Never>?
 
-    func put(_ batch: ParallelReplay.Batch) {
-        condition.lock()
-        while items.count >= 4 { condition.wait() }
+    func put(_ batch: ParallelReplay.Batch) async {
+        while !condition.withLock({ tryPut(batch) }) {
+            await withCheckedContinuation { (room: CheckedContinuation<Void, Never>) in
+                condition.lock()
+                if items.count < Self.capacity {
+                    condition.unlock()
+                    room.resume()
+                } else {
+                    waiting = room
+                    condition.unlock()
+                }
+            }
+        }
+    }
+
+    /// Appends `batch` when there is room (under the lock); whether it did.
+    private func tryPut(_ batch: ParallelReplay.Batch) -> Bool {
+        guard items.count < Self.capacity else { return false }
         items.append(batch)
         condition.broadcast()
-        condition.unlock()
+        return true
     }
 
     func take() -> ParallelReplay.Batch? {
         condition.lock()
-        defer { condition.unlock() }
         while items.isEmpty && !closed { condition.wait() }
-        if items.isEmpty { return nil }
+        guard !items.isEmpty else {
+            condition.unlock()
+            return nil
+        }
         let b = items.removeFirst()
-        condition.broadcast()
+        let reader = waiting
+        waiting = nil
+        condition.unlock()
+        reader?.resume()
         return b
     }
 
@@ -102,29 +131,38 @@ final class BatchQueue: @unchecked Sendable {
     }
 }
 
-/// The workers' reports, and a wait for all of them. Guarded by its condition lock.
-final class ResultBox: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var slots: [[ReplayResult]?]
+/// The workers' reports, and a wait for all of them that suspends the waiting task.
+final class ResultBox: Sendable {
+    private struct State {
+        var slots: [[ReplayResult]?]
+        var waiting: CheckedContinuation<Void, Never>?
+        var complete: Bool { !slots.contains { $0 == nil } }
+    }
+    private let state: Mutex<State>
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) { state = Mutex(State(slots: Array(repeating: nil, count: count))) }
 
     func set(_ i: Int, _ reports: [ReplayResult]) {
-        condition.lock()
-        slots[i] = reports
-        condition.broadcast()
-        condition.unlock()
+        let waiting = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            s.slots[i] = reports
+            guard s.complete else { return nil }
+            defer { s.waiting = nil }
+            return s.waiting
+        }
+        waiting?.resume()
     }
 
-    func wait() {
-        condition.lock()
-        while slots.contains(where: { $0 == nil }) { condition.wait() }
-        condition.unlock()
+    /// Returns once every worker has set its reports.
+    func wait() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.complete { return true }
+                s.waiting = done
+                return false
+            }
+            if now { done.resume() }
+        }
     }
 
-    var values: [[ReplayResult]] {
-        condition.lock()
-        defer { condition.unlock() }
-        return slots.map { $0! }
-    }
+    var values: [[ReplayResult]] { state.withLock { $0.slots.map { $0! } } }
 }

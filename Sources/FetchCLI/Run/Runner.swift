@@ -22,12 +22,13 @@ struct Runner {
     /// replay of each policy (by index), `tap` sees every event read.
     /// The processes of `exec:` policies are ended after the pass, whatever happened; the first
     /// that failed fails the run.
-    func replay(_ policies: [any FetchPolicy],
-                sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)? = nil,
-                tap: ((UsageEvent, NameTable) -> Void)? = nil) throws -> [ReplayResult] {
+    nonisolated(nonsending) func replay(_ policies: [any FetchPolicy],
+                                        sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)? = nil,
+                                        tap: ((UsageEvent, NameTable) -> Void)? = nil) async throws -> [ReplayResult] {
         let peers = policies.compactMap { ($0 as? ExecPolicy)?.peer as? ProcessPeer }
         let clock = ContinuousClock(), started = clock.now
-        let result = Result { try replayAll(policies, sinks: sinks, tap: tap) }
+        let result: Result<[ReplayResult], any Error>
+        do { result = .success(try await replayAll(policies, sinks: sinks, tap: tap)) } catch { result = .failure(error) }
         let failures = peers.compactMap { $0.finish() }
         if let failure = failures.first { throw CLIError(failure) }
         if run.timing {
@@ -41,23 +42,24 @@ struct Runner {
         return try result.get()
     }
 
-    private func replayAll(_ policies: [any FetchPolicy],
-                           sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)?,
-                           tap: ((UsageEvent, NameTable) -> Void)?) throws -> [ReplayResult] {
+    nonisolated(nonsending) private func replayAll(_ policies: [any FetchPolicy],
+                                                   sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)?,
+                                                   tap: ((UsageEvent, NameTable) -> Void)?) async throws -> [ReplayResult] {
         let scenario = scenario.scenario
         let clock = ContinuousClock(), started = clock.now
         var reports: [ReplayResult] = []
         var skipped: [String: Int] = [:]
         let progress = Progress(enabled: !run.quiet)
-        func drive<S: UsageEventSource>(_ source: inout S) throws {
-            guard let shard = run.userShard else { return try feed(&source) }
-            var sharded = ShardedSource(base: DigestingSource(base: source), shard: shard)
-            defer { source = sharded.base.base }
-            try feed(&sharded)
-            inputDigest.value = sharded.base.finish()
+        nonisolated(nonsending) func drive<S: UsageEventBatches>(_ source: inout S) async throws {
+            guard run.userShard != nil || tap != nil else { return try await feed(&source) }
+            var passed = PassedBatches(base: source, shard: run.userShard, tap: tap)
+            try await feed(&passed)
+            source = passed.base
+            if run.userShard != nil { inputDigest.value = passed.digest.finish(users: source.users, apps: source.apps) }
         }
-        func feed<S: UsageEventSource>(_ source: inout S) throws {
-            if sinks == nil && tap == nil, let threaded = try replayThreaded(policies, scenario: scenario, source: &source, progress: progress) {
+        nonisolated(nonsending) func feed<S: UsageEventBatches>(_ source: inout S) async throws {
+            if sinks == nil && tap == nil,
+               let threaded = try await replayThreaded(policies, scenario: scenario, source: &source, progress: progress) {
                 reports = threaded
                 return
             }
@@ -68,25 +70,29 @@ struct Runner {
                 makeReplay(policy: p, scenario: scenario, seed: run.seed, users: source.users, apps: source.apps,
                            trace: sinks?(i, source.users, source.apps))
             }
-            if let tap {
-                var tapped = TappedSource(base: source, tap: tap)
-                try tapped.run(replays)
-            } else if sinks == nil {
-                try source.runGrouped(replays)
+            // A tap sees the events in the order the replays take them.
+            if sinks == nil && tap == nil {
+                try await source.runGrouped(replays)
             } else {
-                try source.run(replays)
+                try await source.run(replays)
             }
             reports = replays.map { $0.finish() }
         }
         do {
             if let db = input.db {
+                let store = try await StoreLocation.open(db)
+                let read: Result<Void, any Error>
                 // A trace and an HTML report follow the events in time order across users.
-                try StoreLocation.openBlocking(db).withEventSource(timeOrder: sinks != nil || tap != nil) { try drive(&$0) }
+                do { read = .success(try await store.withEventBatches(timeOrder: sinks != nil || tap != nil) { try await drive(&$0) }) } catch {
+                    read = .failure(error)
+                }
+                await StoreLocation.close(store)
+                try read.get()
             } else {
-                var source = try LogSource(paths: input.logs, skipInvalid: input.skipInvalid)
-                try drive(&source)
-                if let summary = source.skippedSummary { printError("skipped invalid rows: \(summary)") }
-                skipped = Dictionary(uniqueKeysWithValues: source.skipped.map { ($0.key.rawValue, $0.value) })
+                var source = SourceBatches(try LogSource(paths: input.logs, skipInvalid: input.skipInvalid))
+                try await drive(&source)
+                if let summary = source.base.skippedSummary { printError("skipped invalid rows: \(summary)") }
+                skipped = Dictionary(uniqueKeysWithValues: source.base.skipped.map { ($0.key.rawValue, $0.value) })
             }
         } catch let e as LogError {
             throw CLIError(e.description)
@@ -104,13 +110,13 @@ struct Runner {
 
     /// The replay on worker threads (``ParallelReplay``), user by user with `--by-user`; nil
     /// when it runs on this thread instead (one worker in time order).
-    private func replayThreaded<S: UsageEventSource>(_ policies: [any FetchPolicy], scenario: Scenario, source: inout S,
-                                                     progress: Progress) throws -> [ReplayResult]? {
+    nonisolated(nonsending) private func replayThreaded<S: UsageEventBatches>(_ policies: [any FetchPolicy], scenario: Scenario,
+                                                                              source: inout S, progress: Progress) async throws -> [ReplayResult]? {
         guard run.byUser || run.workers > 1 else { return nil }
         let parallel = ParallelReplay(policies: policies, scenario: scenario, seed: run.seed, workers: run.workers)
         defer { progress.finish() }
         let update = { progress.update(events: $0, users: $1, done: $2) }
-        return try run.byUser ? parallel.runByUser(&source, progress: update) : parallel.run(&source, progress: update)
+        return try await run.byUser ? parallel.runByUser(&source, progress: update) : parallel.run(&source, progress: update)
     }
 }
 
@@ -120,17 +126,38 @@ final class Box<T> {
     init(_ value: T) { self.value = value }
 }
 
-/// A source whose events are also shown to `tap`.
-struct TappedSource<S: UsageEventSource>: UsageEventSource {
-    var base: S
-    let tap: (UsageEvent, NameTable) -> Void
+/// The events a run reads, on their way to its replays: with a shard, each goes into the shard
+/// report's digest and only its users' go on; each that goes on is shown to the tap.
+struct PassedBatches<Base: UsageEventBatches>: UsageEventBatches {
+    var base: Base
+    private var members: ShardMembers?
+    var digest = EventDigest()
+    let tap: ((UsageEvent, NameTable) -> Void)?
+
+    init(base: Base, shard: UserShard?, tap: ((UsageEvent, NameTable) -> Void)?) {
+        self.base = base
+        members = shard.map(ShardMembers.init)
+        self.tap = tap
+    }
+
     var users: NameTable { base.users }
     var apps: NameTable { base.apps }
+    var progress: Double? { base.progress }
 
-    mutating func next() throws -> UsageEvent? {
-        let e = try base.next()
-        if let e { tap(e, base.users) }
-        return e
+    nonisolated(nonsending) mutating func nextBatch() async throws -> [UsageEvent]? {
+        while let batch = try await base.nextBatch() {
+            var kept = batch
+            if members != nil {
+                kept.removeAll(keepingCapacity: true)
+                for e in batch {
+                    digest.add(e)
+                    if members!.contains(e, users: base.users) { kept.append(e) }
+                }
+            }
+            if let tap { for e in kept { tap(e, base.users) } }
+            if !kept.isEmpty { return kept }
+        }
+        return nil
     }
 }
 

@@ -10,22 +10,12 @@ enum StoreLocation {
 
     static func isPostgres(_ db: String) -> Bool { PostgresURL.matches(db) }
 
-    /// The store the service and `next` use, opened; failures are a clear ``CLIError``. A
+    /// The store the service, `next` and a replay use, opened; failures are a clear ``CLIError``. A
     /// `writer` (the service) claims a SQLite file for itself (``WriterLock``).
     static func open(_ db: String, writer: Bool = false) async throws -> any ServiceStore {
         do {
             if isPostgres(db) { return try await PostgresStore(url: db) }
             return try SQLiteStore(path: db, writer: writer, existing: !writer)
-        } catch let e as InputError {
-            throw CLIError(e.description)
-        }
-    }
-
-    /// The store, opened from synchronous code (a replay's source): off the cooperative pool.
-    static func openBlocking(_ db: String) throws -> any ServiceStore {
-        do {
-            if isPostgres(db) { return try PostgresStore.open(url: db) }
-            return try SQLiteStore(path: db, existing: true)
         } catch let e as InputError {
             throw CLIError(e.description)
         }

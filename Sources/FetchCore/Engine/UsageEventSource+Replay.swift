@@ -17,3 +17,22 @@ extension UsageEventSource {
         grouping.flush(to: replays)
     }
 }
+
+extension UsageEventBatches {
+    /// Feeds every event to every replay, in one pass over the input (``UsageEventSource/run(_:)``).
+    nonisolated(nonsending) public mutating func run(_ replays: [ReplayDriver]) async throws {
+        while let batch = try await nextBatch() {
+            for e in batch { for r in replays { r.consume(e) } }
+        }
+    }
+
+    /// Feeds every event to every replay, each user's events of a batch together
+    /// (``UsageEventSource/runGrouped(_:)``).
+    nonisolated(nonsending) public mutating func runGrouped(_ replays: [ReplayDriver]) async throws {
+        var grouping = UserGrouping()
+        while let batch = try await nextBatch() {
+            for e in batch { grouping.add(e, to: replays) }
+        }
+        grouping.flush(to: replays)
+    }
+}

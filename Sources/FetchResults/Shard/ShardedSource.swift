@@ -6,25 +6,38 @@ import FetchCore
 /// unsharded read, and a shard's replay is exactly the part of the whole replay about its users.
 public struct ShardedSource<Base: UsageEventSource>: UsageEventSource {
     public var base: Base
-    public let shard: UserShard
-    /// Whether each user id seen so far is in the shard.
-    private var member: [Bool] = []
+    private var members: ShardMembers
 
     public init(base: Base, shard: UserShard) {
         self.base = base
-        self.shard = shard
+        members = ShardMembers(shard)
     }
 
+    public var shard: UserShard { members.shard }
     public var users: NameTable { base.users }
     public var apps: NameTable { base.apps }
     public var progress: Double? { base.progress }
 
     public mutating func next() throws -> UsageEvent? {
         while let e = try base.next() {
-            let id = Int(e.user)
-            while member.count <= id { member.append(shard.contains(user: base.users[Int32(member.count)])) }
-            if member[id] { return e }
+            if members.contains(e, users: base.users) { return e }
         }
         return nil
+    }
+}
+
+/// Whether an event's user is in a shard, remembered by user id as the ids come.
+public struct ShardMembers {
+    public let shard: UserShard
+    /// Whether each user id seen so far is in the shard.
+    private var member: [Bool] = []
+
+    public init(_ shard: UserShard) { self.shard = shard }
+
+    /// Whether `e`'s user, named in `users`, is in the shard.
+    public mutating func contains(_ e: UsageEvent, users: NameTable) -> Bool {
+        let id = Int(e.user)
+        while member.count <= id { member.append(shard.contains(user: users[Int32(member.count)])) }
+        return member[id]
     }
 }
