@@ -22,6 +22,8 @@ fetchsched bench "$work/ann.csv" --policies none,fixed:60m,adaptive,oracle
 fetchsched import --from aware data/import/aware/*.csv --out "$work/aware.csv"
 fetchsched import --from knowledgec --user kim data/import/knowledgec/knowledgeC.db --out "$work/kim.csv"
 grep -q '^2024-03-11T08:07:30.000+01:00,kim,com.atebits.Tweetie2,open,$' "$work/kim.csv"
+fetchsched import --from wellbeing --user sam --time-zone Europe/Berlin data/import/wellbeing/app_usage --out "$work/sam.csv"
+grep -q '^2024-10-27T07:00:41.000+01:00,sam,com.google.android.gm,open,$' "$work/sam.csv"
 fetchsched bench "$work/aware.csv" --policies none,adaptive
 
 # exec: the hourly example beside the built-in it copies; the rows must agree but for the name.

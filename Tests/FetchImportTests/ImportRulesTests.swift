@@ -7,43 +7,58 @@ struct ImportRulesTests {
     static let apps = ["com.a", "com.b", "org.c"]
     static let others = ["com.google.android.apps.nexuslauncher", "com.android.systemui", "com.google.android.inputmethod.latin"]
 
+    /// Over random moves, screen events, unlocks and shutdowns: every open, `screen_on` and
+    /// `screen_off` the rules keep is the one a plain reference of the rules keeps.
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func opensFollowTheRulesOverRandomMoves(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         let rules = ForegroundRules()
         var rows: [ImportedRow] = []
         for i in 0..<500 {
-            let pick = Int(rng.next() % 8)
+            let pick = Int(rng.next() % 10)
             let kind: ImportedRow.Kind = switch pick {
             case 0..<3: .foreground(app: Self.apps[pick])
             case 3..<6: .foreground(app: Self.others[pick - 3])
             case 6: .event(.screenOff, app: "", value: "")
-            default: .event(.screenOn, app: "", value: "")
+            case 7: .event(.screenOn, app: "", value: "")
+            case 8: .unlocked
+            default: .shutdown
             }
             rows.append(ImportedRow(user: "u", millis: Int64(i) * 1000, offsetMinutes: 0, kind: kind))
         }
-        var dropped = 0
-        let out = rules.apply(rows, dropped: &dropped)
+        var dropped = 0, sameWake = 0
+        let out = rules.apply(rows, dropped: &dropped, sameWake: &sameWake)
         // Nothing but the apps' opens and the screen events comes out, in time order.
         #expect(out.map(\.millis) == out.map(\.millis).sorted())
-        let opens = out.filter { if case .event(.open, _, _) = $0.kind { true } else { false } }
-        #expect(out.count - opens.count == rows.filter { if case .event = $0.kind { true } else { false } }.count)
-        // Reference: an app's move is an open unless the same app was the last app moved to
-        // with no launcher move or screen-off between.
-        var expected = 0
+        func count(_ kind: EventKind) -> Int { out.filter { if case .event(kind, _, _) = $0.kind { true } else { false } }.count }
+        // Reference: an app's move is an open unless the same app was the last app moved to with
+        // no launcher move, screen event, unlock or shutdown between. An unlock is a screen_on
+        // unless the screen came on with no screen_off or unlock since; a shutdown a screen_off
+        // unless the last screen event kept is one.
+        var (opens, ons, offs) = (0, 0, 0)
         var current: String?
+        var lit = false, off = false
         for row in rows {
             switch row.kind {
             case .foreground(let app) where Self.apps.contains(app):
-                if current != app { expected += 1 }
+                if current != app { opens += 1 }
                 current = app
             case .foreground(let app) where app.contains("launcher"): current = nil
-            case .event(.screenOff, _, _): current = nil
+            case .event(.screenOff, _, _): (current, lit, off, offs) = (nil, false, true, offs + 1)
+            case .event(.screenOn, _, _): (current, lit, off, ons) = (nil, true, false, ons + 1)
+            case .unlocked:
+                if !lit { (current, off, ons) = (nil, false, ons + 1) }
+                lit = false
+            case .shutdown:
+                if !off { offs += 1 }
+                (current, lit, off) = (nil, false, true)
             default: break
             }
         }
-        #expect(opens.count == expected)
-        #expect(dropped == rows.count - (out.count))
+        #expect(count(.open) == opens)
+        #expect(count(.screenOn) == ons && count(.screenOff) == offs)
+        #expect(out.count == opens + ons + offs)
+        #expect(dropped + sameWake == rows.count - out.count)
     }
 
     @Test(arguments: [("+01:00", 60), ("-05:30", -330), ("Z", 0), ("+0200", 120), ("+18:00", 1080)])

@@ -11,7 +11,7 @@ import Glibc
 /// Each must return or throw its own error for any bytes: a trap, an overflow or a hang is a
 /// finding.
 enum FuzzTarget: String, CaseIterable {
-    case csv, jsonl, timestamp, duration, scenario, request, usagestats, aware, shard, dumpdate, knowledgec, knowledgecdb
+    case csv, jsonl, timestamp, duration, scenario, request, usagestats, aware, shard, dumpdate, knowledgec, knowledgecdb, wellbeingdb
 
     static let selected: FuzzTarget = {
         guard let name = getenv("FETCH_FUZZ_TARGET").map({ String(cString: $0) }), let t = FuzzTarget(rawValue: name) else {
@@ -72,6 +72,8 @@ enum FuzzTarget: String, CaseIterable {
             Self.knowledgeRecords(bytes)
         case .knowledgecdb:
             Self.knowledgeDatabase(bytes)
+        case .wellbeingdb:
+            Self.wellbeingDatabase(bytes)
         case .aware:
             // The first line is the table's header; the zone lookup knows one zone, as a fixed offset.
             Self.importLines(bytes, header: true) {
@@ -172,6 +174,25 @@ enum FuzzTarget: String, CaseIterable {
         }
         let left = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         precondition(left == ["knowledgeC.db"], "left beside the database: \(left)")
+    }
+
+    /// The bytes as a Digital Wellbeing app_usage database, read as `import --from wellbeing`
+    /// reads one: whatever they hold, the read ends with rows in range and their canonical log,
+    /// or an error, and leaves nothing beside the file.
+    static func wellbeingDatabase(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let dir = NSTemporaryDirectory() + "fetch-fuzz-wellbeing-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/app_usage"
+        precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        var log = ImportedLog(), problems = 0
+        try? WellbeingSource.read(path: path, directory: dir, user: "fuzz", offset: .fixed(minutes: 60), limit: 10_000,
+                                  into: &log) { _, _ in problems += 1 }
+        for row in log.rows {
+            precondition(InputBounds.timestamps.contains(row.millis) && InputBounds.offsetMinutes.contains(row.offsetMinutes))
+        }
+        _ = log.canonical(rules: ForegroundRules()) { _ in }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        precondition(left == ["app_usage"], "left beside the database: \(left)")
     }
 
     /// Every request body the API decodes, and the query fields, as the server reads them.

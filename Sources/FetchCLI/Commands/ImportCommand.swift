@@ -4,23 +4,27 @@ import FetchImport
 import FetchStorage
 import Foundation
 
-/// `fetchsched import`: Android usage statistics or AWARE exports turned into a canonical log.
+/// `fetchsched import`: Android usage statistics, Digital Wellbeing's database, AWARE exports or
+/// an iPhone's knowledgeC.db turned into a canonical log.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Turn Android usage-statistics dumps, AWARE CSV exports or an iPhone's knowledgeC.db into a canonical usage log.",
+        abstract: "Turn Android usage-statistics dumps, Digital Wellbeing's database, AWARE CSV exports or an iPhone's knowledgeC.db "
+            + "into a canonical usage log.",
         discussion: """
             usagestats: the text of 'adb shell dumpsys usagestats', or a CSV of UsageStatsManager events \
-            (timestamp,package,event_type); one user, named by --user. aware: CSV exports of the tables \
+            (timestamp,package,event_type); one user, named by --user. wellbeing: the app_usage database of Android's \
+            Digital Wellbeing (opens and unlocks, about a month; UTC times, so --utc-offset or --time-zone); one user, \
+            named by --user. aware: CSV exports of the tables \
             applications_foreground, screen, battery, network and timezone; each device_id is a user unless \
             --user names one for all. knowledgec: an iPhone's knowledgeC.db (iOS 10 to 15): app focus, lock, \
             plug and battery, each record with its own UTC offset; one user, named by --user. Formats and mapping: \
             docs/formats.md.
             """)
 
-    enum Source: String, ExpressibleByArgument, CaseIterable { case usagestats, aware, knowledgec }
+    enum Source: String, ExpressibleByArgument, CaseIterable { case usagestats, wellbeing, aware, knowledgec }
 
-    @Option(help: "The source's format: usagestats, aware or knowledgec.")
+    @Option(help: "The source's format: usagestats, wellbeing, aware or knowledgec.")
     var from: Source
 
     @Argument(help: ArgumentHelp("The files to read.", valueName: "file"))
@@ -29,7 +33,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The canonical log to write (CSV), replaced only when the import succeeds.", valueName: "file.csv"))
     var out: String
 
-    @Option(help: "The user's name in the log (required for usagestats; for aware, one name for every device).")
+    @Option(help: "The user's name in the log (required for usagestats, wellbeing and knowledgec; for aware, one name for every device).")
     var user: String?
 
     @Option(help: ArgumentHelp("The user's UTC offset, e.g. +01:00, where the source has none.", valueName: "offset"))
@@ -68,6 +72,10 @@ struct ImportCommand: ParsableCommand {
         if from == .usagestats && utcOffset == nil && timeZone == nil {
             throw ValidationError("--from usagestats needs --utc-offset or --time-zone: the dump prints local times without an offset")
         }
+        if from == .wellbeing && user == nil { throw ValidationError("--from wellbeing needs --user: an app_usage database holds one person's events") }
+        if from == .wellbeing && utcOffset == nil && timeZone == nil {
+            throw ValidationError("--from wellbeing needs --utc-offset or --time-zone: the database keeps UTC times without the phone's offset")
+        }
     }
 
     func run() throws {
@@ -93,6 +101,8 @@ struct ImportCommand: ParsableCommand {
                 try UsageStatsReader(user: user ?? "", offset: offset!, profile: profile, dateOrder: dateOrder)
             }
             for path in files { try read(path, &log) { line, log throws(ImportProblem) in try reader.read(line, into: &log) } }
+        case .wellbeing:
+            try readWellbeing(offset: offset!, into: &log, skipped: &skipped)
         case .knowledgec:
             try readKnowledge(into: &log, skipped: &skipped)
         case .aware:
@@ -133,6 +143,28 @@ struct ImportCommand: ParsableCommand {
                 }
             } catch let p as ImportProblem {
                 throw CLIError("\(p.message) (nothing was written; try --from usagestats or aware if it is not an iPhone's)")
+            } catch let e as CLIError {
+                throw e
+            } catch { throw CLIError("\(path): \(error) (nothing was written)") }
+        }
+    }
+
+    /// Reads each Digital Wellbeing database given: its events in time order, each wrong one
+    /// stopping the import or counted by reason.
+    func readWellbeing(offset: UTCOffsetRule, into log: inout ImportedLog, skipped: inout [String: Int]) throws {
+        let name = try wrap { () throws(ImportProblem) in try WellbeingSource.checkUser(user ?? "") }
+        for path in files {
+            log.beginSection()
+            do {
+                try WellbeingSource.read(path: path, directory: TemporaryFile.directory, user: name, offset: offset, into: &log) { problem, id in
+                    guard skipInvalid else {
+                        throw CLIError("\(path): events _id=\(id.map(String.init) ?? "?"): \(problem.message) "
+                                       + "(nothing was written; use --skip-invalid to count and skip such rows)")
+                    }
+                    skipped[problem.reason, default: 0] += 1
+                }
+            } catch let p as ImportProblem {
+                throw CLIError("\(p.message) (nothing was written; try --from usagestats if it is a dump)")
             } catch let e as CLIError {
                 throw e
             } catch { throw CLIError("\(path): \(error) (nothing was written)") }

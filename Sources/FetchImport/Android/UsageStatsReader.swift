@@ -51,7 +51,7 @@ public struct UsageStatsReader: Sendable {
                 throw ImportProblem("missing field", "expected at least \(max(columns.time, columns.package, columns.type) + 1) fields, got \(f.count)")
             }
             let millis = try ImportFields.epochMillis(f[columns.time], "timestamp")
-            let type = f[columns.type].allSatisfy(\.isNumber) ? try Self.typeName(code: f[columns.type]) : f[columns.type]
+            let type = f[columns.type].allSatisfy(\.isNumber) ? try AndroidEvent.typeName(code: f[columns.type]) : f[columns.type]
             let root = columns.taskRoot.flatMap { $0 < f.count ? f[$0] : nil }
             return try add(millis: millis, offsetMinutes: offset.offsetAt(millis), type: type, package: f[columns.package],
                            taskRoot: root, className: nil, into: &log)
@@ -124,10 +124,8 @@ public struct UsageStatsReader: Sendable {
         csvColumns = (time, package, type, column(["taskrootpackage", "task_root_package"]))
     }
 
-    /// Adds one event. An activity shown in another app's task (a photo picker, a document
-    /// chooser, an intent resolver: `taskRootPackage` is that app) belongs to that app: it is
-    /// the app's screen the user is on, not an open of its own. A home-screen activity (`class=`)
-    /// is the home screen whatever its package.
+    /// Adds one event (``AndroidEvent/kind(type:package:taskRoot:className:log:)``) to the log,
+    /// as the user of the profile at hand.
     private func add(millis: Int64, offsetMinutes: Int, type: String, package: String, taskRoot: String?, className: String?,
                      into log: inout ImportedLog) throws(ImportProblem) {
         guard let user = currentUser else {
@@ -137,26 +135,7 @@ public struct UsageStatsReader: Sendable {
             log.ignore("events of another profile than --profile \(profile ?? 0)")
             return
         }
-        guard let role = Self.roles[type] else {
-            // A type newer than this reader (or one the dump itself cannot name: `UNKNOWN_TYPE_32`)
-            // says nothing the log keeps: counted and passed over, as a known type left out is.
-            guard Self.isTypeName(type) else {
-                throw ImportProblem("unknown event type", "usage event type '\(InputBounds.printable(type))' is not a type name or code")
-            }
-            log.ignore("unknown usage event type \(type)")
-            return
-        }
-        let kind: ImportedRow.Kind
-        switch role {
-        case .foreground where className.map(ForegroundRules.isHomeActivity) ?? false:
-            kind = .home
-        case .foreground:
-            let inTask = taskRoot.map { !$0.isEmpty && $0 != "null" && $0 != package } ?? false
-            kind = .foreground(app: inTask ? try ImportFields.name(taskRoot!, "taskRootPackage") : try ImportFields.name(package, "package"))
-        case .screenOn: kind = .event(.screenOn, app: "", value: "")
-        case .screenOff: kind = .event(.screenOff, app: "", value: "")
-        case .ignored: log.ignore("usage event \(type)"); return
-        }
+        guard let kind = try AndroidEvent.kind(type: type, package: package, taskRoot: taskRoot, className: className, log: &log) else { return }
         log.append(ImportedRow(user: user, millis: millis, offsetMinutes: offsetMinutes, kind: kind))
     }
 
@@ -182,45 +161,4 @@ public struct UsageStatsReader: Sendable {
         }
         return out
     }
-
-    /// The name of a numeric type code; a code past the table is named as the dump names it
-    /// (`UNKNOWN_TYPE_32`), to be counted and passed over.
-    static func typeName(code: String) throws(ImportProblem) -> String {
-        guard code.utf8.count <= 4, let n = Int(code) else {
-            throw ImportProblem("unknown event type", "usage event type code '\(InputBounds.printable(code))' is not a number from 0 to 9999")
-        }
-        return codes.indices.contains(n) ? codes[n] : "UNKNOWN_TYPE_\(n)"
-    }
-
-    /// Whether `type` is written as a type's name is (capitals, digits and underscores, a
-    /// capital first, at most 64): one this reader does not know yet, not a malformed line.
-    static func isTypeName(_ type: String) -> Bool {
-        let bytes = type.utf8
-        guard let first = bytes.first, (65...90).contains(first), bytes.count <= 64 else { return false }
-        return bytes.allSatisfy { (65...90).contains($0) || (48...57).contains($0) || $0 == 95 }  // A-Z, 0-9, _
-    }
-
-    enum Role { case foreground, screenOn, screenOff, ignored }
-
-    /// `UsageEvents.Event` type codes, 0 to 31, by their names in the dump.
-    static let codes = [
-        "NONE", "ACTIVITY_RESUMED", "ACTIVITY_PAUSED", "END_OF_DAY", "CONTINUE_PREVIOUS_DAY", "CONFIGURATION_CHANGE",
-        "SYSTEM_INTERACTION", "USER_INTERACTION", "SHORTCUT_INVOCATION", "CHOOSER_ACTION", "NOTIFICATION_SEEN",
-        "STANDBY_BUCKET_CHANGED", "NOTIFICATION_INTERRUPTION", "SLICE_PINNED_PRIV", "SLICE_PINNED", "SCREEN_INTERACTIVE",
-        "SCREEN_NON_INTERACTIVE", "KEYGUARD_SHOWN", "KEYGUARD_HIDDEN", "FOREGROUND_SERVICE_START", "FOREGROUND_SERVICE_STOP",
-        "CONTINUING_FOREGROUND_SERVICE", "ROLLOVER_FOREGROUND_SERVICE", "ACTIVITY_STOPPED", "ACTIVITY_DESTROYED",
-        "FLUSH_TO_DISK", "DEVICE_SHUTDOWN", "DEVICE_STARTUP", "USER_UNLOCKED", "USER_STOPPED", "LOCUS_ID_SET",
-        "APP_COMPONENT_USED",
-    ]
-
-    /// What each known type becomes; the names before Android 10 (`MOVE_TO_FOREGROUND`) too.
-    static let roles: [String: Role] = {
-        var roles = Dictionary(uniqueKeysWithValues: codes.map { ($0, Role.ignored) })
-        roles["ACTIVITY_RESUMED"] = .foreground
-        roles["MOVE_TO_FOREGROUND"] = .foreground
-        roles["MOVE_TO_BACKGROUND"] = .ignored
-        roles["SCREEN_INTERACTIVE"] = .screenOn
-        roles["SCREEN_NON_INTERACTIVE"] = .screenOff
-        return roles
-    }()
 }

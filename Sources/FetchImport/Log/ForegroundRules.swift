@@ -6,7 +6,13 @@ import FetchCore
 /// back to an app from it is a new open. System UI (the notification shade, the lock screen)
 /// and keyboards pass over an app without leaving it: they are dropped, and the app's return is
 /// not a new open. The same app resumed again and again (moving between its own screens) is one
-/// open; the screen going off ends the run, so unlocking back into the app opens it again.
+/// open; the screen going off or coming on ends the run, so unlocking back into the app opens it
+/// again.
+///
+/// `screen_on` is the moment the screen came on for the user: the screen lit, or an unlock where
+/// the screen did not light just before (a source that records unlocks alone, as Digital
+/// Wellbeing's database does, or an unlock with the screen left on). An unlock after the screen
+/// lit, with no `screen_off` between, is the same wake: it is dropped.
 public struct ForegroundRules: Sendable {
     /// Packages dropped as launchers, beyond those the name shows (`launcher`, `.home`).
     public var launchers: Set<String>
@@ -47,11 +53,15 @@ public struct ForegroundRules: Sendable {
         return .app
     }
 
-    /// One user's rows in time order, with foreground moves turned into opens or dropped.
-    public func apply(_ rows: [ImportedRow], dropped: inout Int) -> [ImportedRow] {
+    /// One user's rows in time order, with foreground moves turned into opens or dropped
+    /// (counted in `dropped`), unlocks into `screen_on` and shutdowns into `screen_off`, or
+    /// dropped as part of a wake or a sleep already kept (counted in `sameWake`).
+    public func apply(_ rows: [ImportedRow], dropped: inout Int, sameWake: inout Int) -> [ImportedRow] {
         var out: [ImportedRow] = []
         out.reserveCapacity(rows.count)
         var current: String?
+        var lit = false  // the screen came on, and no unlock or screen_off came since
+        var off = false  // the last screen row kept is a screen_off
         for row in rows {
             switch row.kind {
             case .foreground(let app):
@@ -67,11 +77,34 @@ public struct ForegroundRules: Sendable {
             case .home:
                 current = nil
                 dropped += 1
+            case .unlocked:
+                defer { lit = false }
+                guard !lit else { sameWake += 1; continue }
+                current = nil
+                off = false
+                out.append(ImportedRow(user: row.user, millis: row.millis, offsetMinutes: row.offsetMinutes,
+                                       kind: .event(.screenOn, app: "", value: "")))
+            case .shutdown:
+                current = nil
+                lit = false
+                guard !off else { sameWake += 1; continue }
+                off = true
+                out.append(ImportedRow(user: row.user, millis: row.millis, offsetMinutes: row.offsetMinutes,
+                                       kind: .event(.screenOff, app: "", value: "")))
             case .event(let kind, _, _):
-                if kind == .screenOff { current = nil }
+                if kind == .screenOff || kind == .screenOn { current = nil }
+                lit = kind == .screenOn || (lit && kind != .screenOff)
+                if kind == .screenOff || kind == .screenOn { off = kind == .screenOff }
                 out.append(row)
             }
         }
         return out
+    }
+
+    /// ``apply(_:dropped:sameWake:)``, counting both kinds of dropped rows together.
+    public func apply(_ rows: [ImportedRow], dropped: inout Int) -> [ImportedRow] {
+        var sameWake = 0
+        defer { dropped += sameWake }
+        return apply(rows, dropped: &dropped, sameWake: &sameWake)
     }
 }

@@ -54,12 +54,12 @@ public struct ImportedLog: Sendable {
         rows = []
         sections = []
         write(CSVLineParser.header)
-        var dropped = 0, events = 0
+        var dropped = 0, sameWake = 0, events = 0
         var start = sorted.startIndex
         while start < sorted.endIndex {
             let user = sorted[start].user
             let end = sorted[start...].firstIndex { $0.user != user } ?? sorted.endIndex
-            for row in rules.apply(Array(sorted[start..<end]), dropped: &dropped) {
+            for row in rules.apply(Array(sorted[start..<end]), dropped: &dropped, sameWake: &sameWake) {
                 guard case .event(let kind, let app, let value) = row.kind else { continue }
                 write([LocalTime.isoText(row.millis, offsetMinutes: row.offsetMinutes), CSVField.text(user),
                        CSVField.text(app), kind.logName, CSVField.text(value)].joined(separator: ","))
@@ -68,6 +68,7 @@ public struct ImportedLog: Sendable {
             start = end
         }
         if dropped > 0 { ignored["launcher, overlay or repeated foreground move", default: 0] += dropped }
+        if sameWake > 0 { ignored["unlock just after the screen came on, or shutdown with the screen off", default: 0] += sameWake }
         return events
     }
 

@@ -9,6 +9,12 @@ public struct ImportedRow: Sendable, Equatable {
         /// app of its own (the Google app's launcher on Android 5 and 6): it ends the app in
         /// front and opens nothing.
         case home
+        /// The user unlocked the phone (the keyguard went away): a `screen_on`, unless the screen
+        /// came on just before and this completes the same wake (``ForegroundRules``).
+        case unlocked
+        /// The phone shut down: the screen is off and no app is in front (a `screen_off`, unless
+        /// the screen went off before). Its start again opens nothing: the next unlock does.
+        case shutdown
         /// A canonical event as it is; `app` is empty for device events.
         case event(EventKind, app: String, value: String)
     }

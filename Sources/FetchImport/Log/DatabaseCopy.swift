@@ -6,13 +6,14 @@ import Darwin
 import FetchCore
 import FetchStorage
 
-/// A private copy of a database to read, with its `-wal` and its `-journal` when it has them,
-/// in a directory of its own (`mkdtemp`, mode 0700): SQLite may create, replay and roll back
-/// there as it needs, and the original and everything beside it are only read.
+/// A private copy of a SQLite database to read (a phone's: iOS's knowledgeC.db, Digital
+/// Wellbeing's app_usage), with its `-wal` and its `-journal` when it has them, in a directory
+/// of its own (`mkdtemp`, mode 0700): SQLite may create, replay and roll back there as it
+/// needs, and the original and everything beside it are only read.
 ///
 /// Each file is opened without following a FIFO's wait and must be a regular file; the copy is
 /// bounded in size, and a copy that cannot be made (no room) is a clear error.
-final class KnowledgeCCopy {
+final class DatabaseCopy {
     /// The copy of the database, in ``directory``.
     let database: String
     let directory: String
@@ -21,14 +22,21 @@ final class KnowledgeCCopy {
     /// The most bytes copied, over the database and its side files.
     static let maxBytes: Int64 = 8 << 30
 
-    init(of path: String, in parent: String) throws {
-        var template = Array(((parent.hasSuffix("/") ? parent : parent + "/") + "fetchsched-knowledgec.XXXXXX").utf8CString)
+    /// What the database is, for messages (`a knowledgeC.db`).
+    let what: String
+
+    /// Copies `path` into a new directory in `parent`, as `name` (`knowledgeC.db`); `what` says
+    /// in messages what the database is.
+    init(of path: String, in parent: String, name: String, what: String) throws {
+        self.what = what
+        let label = name.prefix { $0 != "." }.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "_" }
+        var template = Array(((parent.hasSuffix("/") ? parent : parent + "/") + "fetchsched-\(label).XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw ImportProblem("unreadable", "cannot make a private directory in \(parent) to read \(path) from: "
                                 + "\(String(cString: strerror(errno))) (set TMPDIR to a directory with room)")
         }
         directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        database = directory + "/knowledgeC.db"
+        database = directory + "/" + name
         do {
             var budget = Self.maxBytes
             try copy(path, to: database, budget: &budget, required: true)
@@ -67,7 +75,7 @@ final class KnowledgeCCopy {
             throw ImportProblem("unreadable", "\(source) is not a regular file")
         }
         guard Int64(st.st_size) <= budget else {
-            throw ImportProblem("too large", "\(source) is \(st.st_size) bytes: more than a knowledgeC.db this reads (\(Self.maxBytes) bytes in all)")
+            throw ImportProblem("too large", "\(source) is \(st.st_size) bytes: more than \(what) this reads (\(Self.maxBytes) bytes in all)")
         }
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) & ~O_NONBLOCK)
         let output = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)

@@ -1,0 +1,94 @@
+import FetchCore
+import GRDB
+
+/// Reads Android's Digital Wellbeing database, `app_usage` (kept by
+/// `com.google.android.apps.wellbeing` in its `databases/` directory), into rows of the log:
+/// its `events` table holds Android's usage events (``AndroidEvent``) with UTC millisecond
+/// times, each naming its package, and since some version the root package of its task, by
+/// id in `packages`.
+///
+/// Read as evidence, from a private copy (``PhoneDatabase``), one event at a time in time order
+/// (ties in the order recorded). The times carry no offset: the user's is given.
+public enum WellbeingSource {
+    /// The columns of `events` read; `task_root_package_id` too where the table has it.
+    static let eventColumns = ["_id", "timestamp", "type", "package_id"]
+    static let packageColumns = ["_id", "package_name"]
+    static let kept = "Digital Wellbeing keeps it in /data/data/com.google.android.apps.wellbeing/databases/"
+
+    /// The user's name as the log takes it, or the problem with it.
+    public static func checkUser(_ name: String) throws(ImportProblem) -> String { try ImportFields.name(name, "user") }
+
+    /// Adds the rows of every event to `log`, as `user`'s, each time in `offset`; an event that
+    /// cannot be read goes to `problem` with its `_id` (nil when that is what is wrong), which
+    /// stops the import or counts it. A database that is not Digital Wellbeing's is refused with
+    /// what it lacks. At most `limit` events (a bound, not a sample). `directory` holds the
+    /// private copy while it is read.
+    public static func read(path: String, directory: String, user: String, offset: UTCOffsetRule, limit: Int = 20_000_000,
+                            into log: inout ImportedLog, problem: (ImportProblem, Int64?) throws -> Void) throws {
+        let database = try PhoneDatabase(path: path, directory: directory, name: "app_usage", what: "a Digital Wellbeing app_usage database",
+                                         refusal: "not Digital Wellbeing")
+        do {
+            try database.queue.read { db in
+                try database.checkTable(db, "events", columns: eventColumns, kept: kept)
+                try database.checkTable(db, "packages", columns: packageColumns, kept: kept)
+                let hasTaskRoot = try Row.fetchAll(db, sql: "SELECT name, hidden FROM pragma_table_xinfo('events')").contains {
+                    ($0["name"] as String?)?.lowercased() == "task_root_package_id" && ($0["hidden"] as Int64? ?? 0) == 0
+                }
+                let sql = """
+                    SELECT e._id, e.timestamp, e.type, e.package_id, p.package_name, \(hasTaskRoot ? "e.task_root_package_id, r.package_name" : "NULL, NULL")
+                    FROM events e LEFT JOIN packages p ON p._id = e.package_id
+                    \(hasTaskRoot ? "LEFT JOIN packages r ON r._id = e.task_root_package_id" : "")
+                    ORDER BY e.timestamp, e._id LIMIT ?
+                    """
+                let cursor = try Row.fetchCursor(db, sql: sql, arguments: [limit + 1])
+                var count = 0
+                while let row = try cursor.next() {
+                    count += 1
+                    guard count <= limit else { throw ImportProblem("too large", "\(path) has more than \(limit) events") }
+                    let id: Int64? = if case .int64(let n) = (row[0] as DatabaseValue).storage { n } else { nil }
+                    do throws(ImportProblem) {
+                        try add(row, user: user, offset: offset, into: &log)
+                    } catch {
+                        try problem(error, id)
+                    }
+                }
+            }
+        } catch let e as DatabaseError {
+            throw PhoneDatabase.unreadable(path, e, what: "a Digital Wellbeing app_usage database")
+        }
+    }
+
+    /// Adds one event's row: its time, its type by code, its package (or the root of its task).
+    static func add(_ row: Row, user: String, offset: UTCOffsetRule, into log: inout ImportedLog) throws(ImportProblem) {
+        let values: [DatabaseValue] = (0..<7).map { row[$0] }
+        guard case .int64 = values[0].storage else {
+            throw ImportProblem("bad _id", "_id is \(PhoneDatabase.kind(of: values[0])), not an integer key")
+        }
+        guard case .int64(let millis) = values[1].storage, InputBounds.timestamps.contains(millis) else {
+            let shown = PhoneDatabase.number(values[1]).map { "\($0)" } ?? PhoneDatabase.kind(of: values[1])
+            throw ImportProblem("bad time", "timestamp \(shown) is not Unix milliseconds between 1970 and 2100")
+        }
+        guard case .int64(let code) = values[2].storage, (0...9999).contains(code) else {
+            throw ImportProblem("unknown event type", "type is \(PhoneDatabase.kind(of: values[2])), not an event type code from 0 to 9999")
+        }
+        guard case .string(let package) = values[4].storage else {
+            throw ImportProblem("bad package", "package_id \(describe(values[3])) names no package in packages")
+        }
+        var taskRoot: String?
+        if !values[5].isNull {
+            guard case .string(let root) = values[6].storage else {
+                throw ImportProblem("bad package", "task_root_package_id \(describe(values[5])) names no package in packages")
+            }
+            taskRoot = root
+        }
+        let type = AndroidEvent.typeName(code: Int(code))
+        guard let kind = try AndroidEvent.kind(type: type, package: package, taskRoot: taskRoot, className: nil, log: &log) else { return }
+        log.append(ImportedRow(user: user, millis: millis, offsetMinutes: offset.offsetAt(millis), kind: kind))
+    }
+
+    /// An id column's value, for a message.
+    static func describe(_ value: DatabaseValue) -> String {
+        if case .int64(let n) = value.storage { return "\(n)" }
+        return PhoneDatabase.kind(of: value)
+    }
+}
