@@ -47,6 +47,33 @@ struct WellbeingImportTests {
         #expect(n.status == 0 && n.out.contains("com.whatsapp"), "\(n.err)\(n.out)")
     }
 
+    /// A database whose `events` has no `task_root_package_id` (nor `instance_id`) is read
+    /// without it: the picker in WhatsApp's task is then an app of its own.
+    @Test func aDatabaseWithoutTaskRootsIsReadWithout() async throws {
+        let dir = Fetchsched.temp()
+        let db = dir + "/app_usage"
+        try FileManager.default.copyItem(atPath: Self.fixture, toPath: db)
+        let queue = try DatabaseQueue(path: db)
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE older (_id INTEGER PRIMARY KEY, timestamp INTEGER NOT NULL, type INTEGER NOT NULL, package_id INTEGER NOT NULL);
+                INSERT INTO older SELECT _id, timestamp, type, package_id FROM events;
+                DROP TABLE events;
+                ALTER TABLE older RENAME TO events;
+                """)
+        }
+        try queue.close()
+        let out = dir + "/sam.csv"
+        let r = try await Fetchsched.run(["import", "--from", "wellbeing", "--user", "sam", "--time-zone", "Europe/Berlin", db, "--out", out])
+        #expect(r.status == 0, "\(r.err)")
+        let expected = Self.expected.replacingOccurrences(of: "2024-10-26T12:30:00.000+02:00,sam,,screen_on,", with: """
+            2024-10-26T08:01:00.000+02:00,sam,com.google.android.documentsui,open,
+            2024-10-26T08:01:20.000+02:00,sam,com.whatsapp,open,
+            2024-10-26T12:30:00.000+02:00,sam,,screen_on,
+            """)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == expected)
+    }
+
     /// A copy of the fixture in WAL mode whose last change (one package renamed) is only in its
     /// `-wal`, as a phone's is when the file is taken while the app has it open: it is read with
     /// the change, and nothing beside it is created or changed.

@@ -45,11 +45,11 @@ public enum WellbeingSource {
                 while let row = try cursor.next() {
                     count += 1
                     guard count <= limit else { throw ImportProblem("too large", "\(path) has more than \(limit) events") }
-                    let id: Int64? = if case .int64(let n) = (row[0] as DatabaseValue).storage { n } else { nil }
+                    let event = stored(row)
                     do throws(ImportProblem) {
-                        try add(row, user: user, offset: offset, into: &log)
+                        try add(event, user: user, offset: offset, into: &log)
                     } catch {
-                        try problem(error, id)
+                        try problem(error, event.id)
                     }
                 }
             }
@@ -58,37 +58,57 @@ public enum WellbeingSource {
         }
     }
 
-    /// Adds one event's row: its time, its type by code, its package (or the root of its task).
-    static func add(_ row: Row, user: String, offset: UTCOffsetRule, into log: inout ImportedLog) throws(ImportProblem) {
-        let values: [DatabaseValue] = (0..<7).map { row[$0] }
-        guard case .int64 = values[0].storage else {
-            throw ImportProblem("bad _id", "_id is \(PhoneDatabase.kind(of: values[0])), not an integer key")
-        }
-        guard case .int64(let millis) = values[1].storage, InputBounds.timestamps.contains(millis) else {
-            let shown = PhoneDatabase.number(values[1]).map { "\($0)" } ?? PhoneDatabase.kind(of: values[1])
-            throw ImportProblem("bad time", "timestamp \(shown) is not Unix milliseconds between 1970 and 2100")
-        }
-        guard case .int64(let code) = values[2].storage, (0...9999).contains(code) else {
-            throw ImportProblem("unknown event type", "type is \(PhoneDatabase.kind(of: values[2])), not an event type code from 0 to 9999")
-        }
-        guard case .string(let package) = values[4].storage else {
-            throw ImportProblem("bad package", "package_id \(describe(values[3])) names no package in packages")
-        }
+    /// One event as stored: each value, or nil where it is of the wrong kind, with what it was.
+    struct Stored {
+        var id: Int64?
+        var millis: Int64?
+        var time: String
+        var code: Int64?
+        var type: String
+        var package: String?
+        var packageID: String
         var taskRoot: String?
-        if !values[5].isNull {
-            guard case .string(let root) = values[6].storage else {
-                throw ImportProblem("bad package", "task_root_package_id \(describe(values[5])) names no package in packages")
-            }
-            taskRoot = root
-        }
-        let type = AndroidEvent.typeName(code: Int(code))
-        guard let kind = try AndroidEvent.kind(type: type, package: package, taskRoot: taskRoot, className: nil, log: &log) else { return }
-        log.append(ImportedRow(user: user, millis: millis, offsetMinutes: offset.offsetAt(millis), kind: kind))
+        var taskRootID: String?
     }
 
-    /// An id column's value, for a message.
-    static func describe(_ value: DatabaseValue) -> String {
-        if case .int64(let n) = value.storage { return "\(n)" }
-        return PhoneDatabase.kind(of: value)
+    /// The event of a row of the query (``read(path:directory:user:offset:limit:into:problem:)``).
+    static func stored(_ row: Row) -> Stored {
+        let values: [DatabaseValue] = (0..<7).map { row[$0] }
+        var e = Stored(id: nil, millis: nil, time: PhoneDatabase.kind(of: values[1]), code: nil, type: PhoneDatabase.kind(of: values[2]),
+                       package: nil, packageID: PhoneDatabase.kind(of: values[3]), taskRoot: nil, taskRootID: nil)
+        if case .int64(let n) = values[0].storage { e.id = n }
+        if case .int64(let n) = values[1].storage { e.millis = n; e.time = "\(n)" }
+        if case .double(let d) = values[1].storage { e.time = "\(d)" }
+        if case .int64(let n) = values[2].storage { e.code = n; e.type = "\(n)" }
+        if case .int64(let n) = values[3].storage { e.packageID = "\(n)" }
+        if case .string(let s) = values[4].storage { e.package = s }
+        if !values[5].isNull {
+            e.taskRootID = PhoneDatabase.kind(of: values[5])
+            if case .int64(let n) = values[5].storage { e.taskRootID = "\(n)" }
+        }
+        if case .string(let s) = values[6].storage { e.taskRoot = s }
+        return e
+    }
+
+    /// Adds one event's row: its time, its type by code, its package (or the root of its task).
+    static func add(_ e: Stored, user: String, offset: UTCOffsetRule, into log: inout ImportedLog) throws(ImportProblem) {
+        if e.id == nil { throw ImportProblem("bad _id", "_id is not an integer key") }
+        let millis = e.millis ?? -1
+        if !InputBounds.timestamps.contains(millis) {
+            throw ImportProblem("bad time", "timestamp \(e.time) is not Unix milliseconds between 1970 and 2100")
+        }
+        let code = e.code ?? -1
+        if !(0...9999).contains(code) {
+            throw ImportProblem("unknown event type", "type is \(e.type), not an event type code from 0 to 9999")
+        }
+        guard let package = e.package else {
+            throw ImportProblem("bad package", "package_id \(e.packageID) names no package in packages")
+        }
+        if let rootID = e.taskRootID, e.taskRoot == nil {
+            throw ImportProblem("bad package", "task_root_package_id \(rootID) names no package in packages")
+        }
+        let kind = try AndroidEvent.kind(type: AndroidEvent.typeName(code: Int(code)), package: package, taskRoot: e.taskRoot, className: nil,
+                                         log: &log)
+        if let kind { log.append(ImportedRow(user: user, millis: millis, offsetMinutes: offset.offsetAt(millis), kind: kind)) }
     }
 }
