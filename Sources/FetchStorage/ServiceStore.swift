@@ -45,7 +45,7 @@ public protocol ServiceStore: Sendable {
     /// Calls `body` with every stored event, a batch at a time, each user's in time order: a
     /// replay's source. With `timeOrder`, in time order across users too, ties in the order of
     /// the users' ids (what a trace and an HTML report follow); without, a store may hand them
-    /// user by user. A read fails with the store named (``InputError``), or ``StoreUnavailable``.
+    /// user by user. A read that fails says so naming the store (``InputError``).
     nonisolated(nonsending) func withEventBatches<R>(timeOrder: Bool, _ body: (inout any UsageEventBatches) async throws -> R) async throws -> R
     /// Releases what the store holds open (a connection pool); it cannot be used afterwards.
     func close() async
