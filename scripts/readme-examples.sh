@@ -16,6 +16,17 @@ python3 scripts/run-readme.py "$bin" README.md
 fetchsched bench data/sample.csv --policies none,fixed:60m,adaptive --format csv --per user > "$work/per-user.csv"
 python3 -c "import csv, sys; rows = list(csv.DictReader(open(sys.argv[1]))); assert {r['policy'] for r in rows} == {'none', 'fixed:60m', 'adaptive'} and len(rows) == 24, rows[:1]; print('csv:', len(rows), 'rows')" "$work/per-user.csv"
 
+# bench --per app: the README's table is what the command prints.
+fetchsched bench data/sample.csv --policies ios,android,android-prefetch,adaptive --per app --apps com.example.news --format markdown > "$work/per-app.md"
+python3 - "$work/per-app.md" <<'PY'
+import sys
+printed = open(sys.argv[1]).read().strip().splitlines()
+readme = open("README.md").read().splitlines()
+start = readme.index(printed[0])
+assert readme[start:start + len(printed)] == printed, "README's per-app table differs from what bench --per app prints"
+print("per app: README's table is bench's output")
+PY
+
 # import: the bundled fixtures, then a bench of the imported log.
 fetchsched import --from usagestats --user ann --utc-offset +01:00 data/import/usagestats-dump.txt --out "$work/ann.csv"
 fetchsched bench "$work/ann.csv" --policies none,fixed:60m,adaptive,oracle

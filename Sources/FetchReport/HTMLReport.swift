@@ -5,7 +5,8 @@ import FetchResults
 /// anything else from the network) with the comparison table, rescuedOpens and freshRate
 /// against energy, the daily budget spend, and one user's day.
 public enum HTMLReport {
-    public static func render(_ reports: [ReplayResult], frontiers: [Frontier] = [], timeline: Timeline?, source: String) -> String {
+    public static func render(_ reports: [ReplayResult], frontiers: [Frontier] = [], timeline: Timeline?, apps: AppReport? = nil,
+                              source: String) -> String {
         let first = reports.first
         var html = """
         <!DOCTYPE html>
@@ -30,6 +31,7 @@ public enum HTMLReport {
         <h2>Daily energy spend</h2>
         <p class="note">Each local day's energy, all users, as a share of their budgets (100% = every device spent its whole budget).</p>
         \(Charts.dailySpend(reports))
+        \(appSection(apps))
 
         """
         if let t = timeline {
@@ -54,6 +56,21 @@ public enum HTMLReport {
         """
         out += ResultText.frontierColumns.map { "<th>\(SVG.escape($0))</th>" }.joined() + "</tr>\n"
         for f in frontiers { out += "<tr>" + ResultText.cells(f).map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>\n" }
+        return out + "</table>"
+    }
+
+    /// Per app and policy, what an app developer asks of background refresh (`bench --per app`).
+    static func appSection(_ apps: AppReport?) -> String {
+        guard let apps else { return "" }
+        var out = """
+        <h2>Per app</h2>
+        <p class="note">For each app and policy: fetches per day across users (10th, 50th, 90th percentile), days with
+        the app and no fetch of it, the wait from a user's first open to the first fetch, the gaps between fetches, and the
+        opens found fresh and rescued by a fetch.</p>
+        <table><tr>
+        """
+        out += AppReport.columns.map { "<th>\(SVG.escape($0))</th>" }.joined() + "</tr>\n"
+        for r in apps.rows { out += "<tr>" + AppReport.cells(r).map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>\n" }
         return out + "</table>"
     }
 

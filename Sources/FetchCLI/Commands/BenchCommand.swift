@@ -61,23 +61,23 @@ struct BenchCommand: AsyncParsableCommand {
         var chosen = user
         var events: [UsageEvent] = []
         let runner = try Runner(input: input, run: runOptions)
-        let reports: [ReplayResult]
-        if report == nil {
-            reports = try await runner.replay(list)
-        } else {
-            reports = try await runner.replay(list, sinks: { _, users, apps in
-                let r = TimelineRecorder(user: chosen ?? "", users: users, apps: apps)
-                recorders.append(r)
-                return r
-            }, tap: { e, users in
-                // Seen before any replay takes the event: the default user is the first event's.
-                if chosen == nil {
-                    chosen = users[e.user]
-                    for r in recorders { r.user = users[e.user] }
-                }
-                if users[e.user] == chosen { events.append(e) }
-            })
-        }
+        let perApp = output.per == .app ? AppRecorders() : nil
+        let timeline = report != nil
+        let reports = try await runner.replay(list, sinks: timeline || perApp != nil ? { i, users, apps in
+            var recorder: TimelineRecorder?
+            if timeline {
+                recorder = TimelineRecorder(user: chosen ?? "", users: users, apps: apps)
+                recorders.append(recorder!)
+            }
+            return TraceTee.of([recorder, perApp?.sink(i, users: users, apps: apps)])
+        } : nil, tap: timeline ? { e, users in
+            // Seen before any replay takes the event: the default user is the first event's.
+            if chosen == nil {
+                chosen = users[e.user]
+                for r in recorders { r.user = users[e.user] }
+            }
+            if users[e.user] == chosen { events.append(e) }
+        } : nil)
         if let shard = runOptions.userShard {
             let run = runOptions.shardRun(command: "bench", policies: policies, frontier: frontier, sweep: sweep, input: input,
                                               scenarioText: runner.scenario.text, skipped: reports.first?.skipped ?? [:],
@@ -85,13 +85,16 @@ struct BenchCommand: AsyncParsableCommand {
             return try ShardReport(shard: shard, run: run, results: reports).write()
         }
         let frontiers = frontier ? Frontier.families(reports) : []
+        let apps = perApp?.report(reports, only: output.onlyApps)
         if let path = report {
             let named = zip(reports, recorders).map { (policy: $0.policy, recorder: $1) }
             let timeline = Timeline.build(user: chosen ?? "", events: events, day: requestedDay, recorders: named)
             let file = try AtomicFile(path: path)
-            file.write(HTMLReport.render(reports, frontiers: frontiers, timeline: timeline, source: input.db ?? input.logs.joined(separator: ", ")))
+            file.write(HTMLReport.render(reports, frontiers: frontiers, timeline: timeline, apps: apps,
+                                         source: input.db ?? input.logs.joined(separator: ", ")))
             try file.commit()
         }
+        if let apps { return try AppRecorders.render(apps, format: output.format, to: standardOutput) }
         try Self.render(reports, frontiers: frontiers, policies: policies, output: output, to: standardOutput)
     }
 
@@ -106,6 +109,7 @@ struct BenchCommand: AsyncParsableCommand {
         if runOptions.shard != nil && (report != nil || output.format != .table) {
             throw ValidationError("a run with --shard writes a shard report: give --format and --report to 'fetchsched merge'")
         }
+        try output.refusePerApp(shard: runOptions.shard != nil, byUser: runOptions.byUser)
     }
 
     /// The output of `bench` for its reports: what a sharded run's `merge` prints too.
@@ -116,7 +120,7 @@ struct BenchCommand: AsyncParsableCommand {
                        to write: (String) throws -> Void) throws {
         let frontier = !frontiers.isEmpty, format = output.format
         switch format {
-        case .csv: try ReplayResult.writeCSV(reports, per: output.per, to: write)
+        case .csv: try ReplayResult.writeCSV(reports, per: output.per.csvRows ?? .policy, to: write)
         case .json where frontier:
             try ResultText.writeJSON(FrontierOutput(policies: reports, frontiers: frontiers), reports: reports, to: write)
         case .json: try ResultText.writeJSON(reports, reports: reports, to: write)

@@ -17,6 +17,10 @@ struct MergeCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        if output.per == .app { throw ValidationError("--per app follows every fetch as it runs, which a shard report does not keep") }
+    }
+
     func run() throws {
         let files = try reports.map { path in
             let (report, countSum) = try ShardReport.read(path: path)

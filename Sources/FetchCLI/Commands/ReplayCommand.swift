@@ -27,9 +27,10 @@ struct ReplayCommand: AsyncParsableCommand {
         guard policies.count == 1 else { throw CLIError("replay takes one policy; use 'fetchsched bench' for several") }
         let file = try trace.map { try AtomicFile(path: $0) }
         let runner = try Runner(input: input, run: runOptions)
-        let reports = try await runner.replay(policies, sinks: file.map { f in
-            { _, users, apps in TraceCSV(file: f, users: users, apps: apps) }
-        })
+        let perApp = output.per == .app ? AppRecorders() : nil
+        let reports = try await runner.replay(policies, sinks: file != nil || perApp != nil ? { i, users, apps in
+            TraceTee.of([file.map { TraceCSV(file: $0, users: users, apps: apps) }, perApp?.sink(i, users: users, apps: apps)])
+        } : nil)
         try file?.commit()
         if let shard = runOptions.userShard {
             let run = runOptions.shardRun(command: "replay", policies: policy, frontier: false, input: input,
@@ -37,6 +38,7 @@ struct ReplayCommand: AsyncParsableCommand {
                                            inputDigest: runner.inputDigest.value)
             return try ShardReport(shard: shard, run: run, results: reports).write()
         }
+        if let perApp { return try AppRecorders.render(perApp.report(reports, only: output.onlyApps), format: output.format, to: standardOutput) }
         try Self.render(reports[0], output: output, to: standardOutput)
     }
 
@@ -44,13 +46,14 @@ struct ReplayCommand: AsyncParsableCommand {
         if runOptions.shard != nil && output.format != .table {
             throw ValidationError("a run with --shard writes a shard report: give --format to 'fetchsched merge'")
         }
+        try output.refusePerApp(shard: runOptions.shard != nil, byUser: runOptions.byUser)
     }
 
     /// The output of `replay` for its report: what a sharded run's `merge` prints too.
     /// The text is handed to `write` in pieces: CSV and JSON a row at a time.
     static func render(_ report: ReplayResult, output: OutputOptions, to write: (String) throws -> Void) throws {
         switch output.format {
-        case .csv: try ReplayResult.writeCSV([report], per: output.per, to: write)
+        case .csv: try ReplayResult.writeCSV([report], per: output.per.csvRows ?? .policy, to: write)
         case .json: try ResultText.writeJSON(report, reports: [report], to: write)
         case .markdown: try write(ResultText.markdown([report]))
         case .table: try write(ResultText.table([report]) + "\n" + ResultText.days(report))

@@ -123,17 +123,41 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json, markdown, csv
 }
 
-extension CSVRows: ExpressibleByArgument {}
+/// What the rows of `replay`'s and `bench`'s output stand for.
+enum RowsPer: String, ExpressibleByArgument, CaseIterable {
+    case policy, user, day, app
+
+    /// The CSV rows of a policy's report; nil for `app`, whose rows are not a report's (``AppReport``).
+    var csvRows: CSVRows? { CSVRows(rawValue: rawValue) }
+}
 
 /// How `replay`, `bench` and `merge` print their reports.
 struct OutputOptions: ParsableArguments {
     @Option(help: "Output: table, json, markdown or csv.")
     var format: OutputFormat = .table
 
-    @Option(help: ArgumentHelp("With --format csv: one row per policy (policy), or per policy and user (user), or per policy and local day (day).", valueName: "policy|user|day"))
-    var per: CSVRows = .policy
+    @Option(help: ArgumentHelp("One row per policy (policy), or, with --format csv, per policy and user (user) or per policy and local "
+                               + "day (day); or, in any format, per app and policy (app): what an app developer asks of background "
+                               + "refresh (fetches per day, days without one, the wait for the first, the gaps, fresh opens).",
+                               valueName: "policy|user|day|app"))
+    var per: RowsPer = .policy
+
+    @Option(help: ArgumentHelp("With --per app, only these apps (comma-separated names).", valueName: "apps"))
+    var apps: String?
+
+    /// The apps `--apps` names, or nil for every app.
+    var onlyApps: Set<String>? { apps.map { Set($0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) } }
 
     func validate() throws {
-        if per != .policy && format != .csv { throw ValidationError("--per \(per.rawValue) needs --format csv") }
+        if (per == .user || per == .day) && format != .csv { throw ValidationError("--per \(per.rawValue) needs --format csv") }
+        if apps != nil && per != .app { throw ValidationError("--apps chooses the rows of --per app: give --per app too") }
+        if let only = onlyApps, only.contains(where: \.isEmpty) { throw ValidationError("--apps '\(apps ?? "")' has an empty name") }
+    }
+
+    /// Refuses `--per app` in a run that cannot follow each fetch in the input's time order.
+    func refusePerApp(shard: Bool, byUser: Bool) throws {
+        guard per == .app else { return }
+        if shard { throw ValidationError("--per app follows every fetch as it runs, which a shard report does not keep: not with --shard") }
+        if byUser { throw ValidationError("--per app follows the fetches in the log's time order: not with --by-user") }
     }
 }
