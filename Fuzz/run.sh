@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 seconds=${1:-12}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(csv jsonl timestamp duration scenario request usagestats aware shard dumpdate knowledgec knowledgecdb wellbeingdb)
+[ ${#targets[@]} -gt 0 ] || targets=(csv jsonl timestamp duration scenario request usagestats aware awaredump shard dumpdate knowledgec knowledgecdb wellbeingdb)
 
 swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address >/tmp/fetch-fuzz-build.log 2>&1 \
   || { tail -40 /tmp/fetch-fuzz-build.log; exit 1; }

@@ -11,7 +11,7 @@ import Glibc
 /// Each must return or throw its own error for any bytes: a trap, an overflow or a hang is a
 /// finding.
 enum FuzzTarget: String, CaseIterable {
-    case csv, jsonl, timestamp, duration, scenario, request, usagestats, aware, shard, dumpdate, knowledgec, knowledgecdb, wellbeingdb
+    case csv, jsonl, timestamp, duration, scenario, request, usagestats, aware, awaredump, shard, dumpdate, knowledgec, knowledgecdb, wellbeingdb
 
     static let selected: FuzzTarget = {
         guard let name = getenv("FETCH_FUZZ_TARGET").map({ String(cString: $0) }), let t = FuzzTarget(rawValue: name) else {
@@ -79,6 +79,8 @@ enum FuzzTarget: String, CaseIterable {
             Self.importLines(bytes, header: true) {
                 try AwareReader(user: nil, offset: .fixed(minutes: 60)) { name in name == "Europe/Berlin" ? .fixed(minutes: 60) : nil }
             } read: { r, line, log in try r.read(line, into: &log) } begin: { r, line in try r.begin(header: line) }
+        case .awaredump:
+            Self.awareDump(bytes)
         case .shard:
             if let (report, sum) = try? ShardReport.decode(Array(bytes)) {
                 precondition(sum <= ShardReport.maxCountSum)
@@ -108,6 +110,27 @@ enum FuzzTarget: String, CaseIterable {
             precondition(InputBounds.timestamps.contains(row.millis) && InputBounds.offsetMinutes.contains(row.offsetMinutes))
             precondition(InputBounds.nameProblem(row.user) == nil)
         }
+        _ = log.canonical(rules: ForegroundRules(launchers: ForegroundRules.knownLaunchers, overlays: ForegroundRules.knownOverlays)) { _ in }
+    }
+
+    /// A MySQL dump read a line at a time (``AwareDump``), then its AWARE tables through the
+    /// reader as `import` takes them: every kept row within the log's bounds, never a trap.
+    static func awareDump(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var dump = AwareDump()
+        for (i, line) in bytes.split(separator: 10, omittingEmptySubsequences: false).enumerated() {
+            guard let text = String(validating: UnsafeBufferPointer(rebasing: line), as: UTF8.self) else { return }
+            guard (try? dump.feed(Substring(text), number: i + 1)) != nil else { return }
+        }
+        try? dump.finish()
+        for (_, rows) in dump.tables { precondition(rows.rows.allSatisfy { $0.fields.count == rows.columns.count }) }
+        guard var reader = try? AwareReader(user: nil, offset: .fixed(minutes: 60), zone: { _ in nil }) else { return }
+        var log = ImportedLog()
+        for table in [AwareReader.Table.timezone, .foreground, .screen, .battery, .network] {
+            guard let rows = dump.tables[table], (try? reader.begin(columns: rows.columns)) != nil else { continue }
+            for row in rows.rows { try? reader.read(fields: row.fields.map { $0 ?? "" }, into: &log) }
+        }
+        reader.finish(into: &log)
+        for row in log.rows { precondition(InputBounds.timestamps.contains(row.millis) && InputBounds.nameProblem(row.user) == nil) }
         _ = log.canonical(rules: ForegroundRules(launchers: ForegroundRules.knownLaunchers, overlays: ForegroundRules.knownOverlays)) { _ in }
     }
 

@@ -15,11 +15,11 @@ struct ImportCommand: ParsableCommand {
             usagestats: the text of 'adb shell dumpsys usagestats', or a CSV of UsageStatsManager events \
             (timestamp,package,event_type); one user, named by --user. wellbeing: the app_usage database of Android's \
             Digital Wellbeing (opens and unlocks, about a month; UTC times, so --utc-offset or --time-zone); one user, \
-            named by --user. aware: CSV exports of the tables \
-            applications_foreground, screen, battery, network and timezone; each device_id is a user unless \
-            --user names one for all. knowledgec: an iPhone's knowledgeC.db (iOS 10 to 15): app focus, lock, \
-            plug and battery, each record with its own UTC offset; one user, named by --user. Formats and mapping: \
-            docs/formats.md.
+            named by --user. aware: CSV exports of the tables applications_foreground, screen, battery, network and \
+            timezone (AWARE's own, or re-exported with times in seconds), or a MySQL dump of an AWARE server; each \
+            device is a user unless --user names one for all. knowledgec: an iPhone's knowledgeC.db (iOS 10 to 15): \
+            app focus, lock, plug and battery, each record with its own UTC offset; one user, named by --user. Formats \
+            and mapping: docs/formats.md.
             """)
 
     enum Source: String, ExpressibleByArgument, CaseIterable { case usagestats, wellbeing, aware, knowledgec }
@@ -83,17 +83,12 @@ struct ImportCommand: ParsableCommand {
         let offset = try offsetRule()
         var log = ImportedLog()
         var skipped: [String: Int] = [:]
+        var notes: [String] = []
         let read: (String, inout ImportedLog, (Substring, inout ImportedLog) throws(ImportProblem) -> Void) throws -> Void = { path, log, body in
             log.beginSection()
-            let handle = { (problem: ImportProblem, number: Int) throws in
-                // A table this does not read is refused by name even when rows are skipped: its
-                // rows read as another table's would be wrong, not malformed.
-                guard skipInvalid, problem.reason != AwareReader.unknownTable else {
-                    throw CLIError("\(path):\(number): \(problem.message) (nothing was written; \(Self.fix(for: problem, from: from)))")
-                }
-                skipped[problem.reason, default: 0] += 1
+            try Self.lines(of: path, skipping: skipInvalid, { line in try body(line, &log) }) { problem, number in
+                try stopOrCount(problem, at: "\(path):\(number)", skipped: &skipped)
             }
-            try Self.lines(of: path, skipping: skipInvalid, { line in try body(line, &log) }, problem: handle)
         }
         switch from {
         case .usagestats:
@@ -106,14 +101,7 @@ struct ImportCommand: ParsableCommand {
         case .knowledgec:
             try readKnowledge(into: &log, skipped: &skipped)
         case .aware:
-            var reader = try wrap { () throws(ImportProblem) in try AwareReader(user: user, offset: offset, zone: Self.zone) }
-            for path in try awareOrder() {
-                var header = true
-                try read(path, &log) { line, log throws(ImportProblem) in
-                    if header { header = false; try reader.begin(header: line) } else { try reader.read(line, into: &log) }
-                }
-            }
-            reader.finish(into: &log)
+            notes = try readAware(offset: offset, into: &log, skipped: &skipped)
         }
         let rules = ForegroundRules(launchers: ForegroundRules.knownLaunchers.union(launcher),
                                     overlays: ForegroundRules.knownOverlays.union(overlay))
@@ -124,7 +112,7 @@ struct ImportCommand: ParsableCommand {
             throw CLIError("no usage events found in \(files.joined(separator: ", ")) (nothing was written)" + (counts.isEmpty ? "" : ": " + counts))
         }
         try file.commit()
-        printError(summary(events: events, log: log, skipped: skipped))
+        printError(([summary(events: events, log: log, skipped: skipped)] + notes).joined(separator: "\n"))
     }
 
     /// Reads each knowledgeC.db given: its records in start order, each wrong one stopping the
@@ -171,24 +159,21 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
+    /// Stops the import at a row's problem, naming its place (`file:line`), or with
+    /// `--skip-invalid` counts it by reason. A table this does not read is refused by name even
+    /// when rows are skipped: its rows read as another table's would be wrong, not malformed.
+    func stopOrCount(_ problem: ImportProblem, at place: String, skipped: inout [String: Int]) throws {
+        guard skipInvalid, problem.reason != AwareReader.unknownTable else {
+            throw CLIError("\(place): \(problem.message) (nothing was written; \(Self.fix(for: problem, from: from)))")
+        }
+        skipped[problem.reason, default: 0] += 1
+    }
+
     func summary(events: Int, log: ImportedLog, skipped: [String: Int]) -> String {
         var text = "wrote \(events) events to \(out)"
         if !log.ignored.isEmpty { text += "\nleft out: " + log.ignored.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
         if !skipped.isEmpty { text += "\nskipped (--skip-invalid): " + skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
         return text
-    }
-
-    /// AWARE's tables in a fixed order whatever the order given: timezone first, so every other
-    /// row finds its device's offset; then foreground, screen, battery, network, so that rows of
-    /// one instant from different tables meet in the same order every time (an app's move
-    /// before the screen going off in the same millisecond: the open is kept).
-    func awareOrder() throws -> [String] {
-        let rank: [AwareReader.Table?] = [.timezone, .foreground, .screen, .battery, .network, nil]
-        let tables = try files.map { path in try Self.firstLine(of: path).flatMap(AwareReader.table(header:)) }
-        return files.indices.sorted { a, b in
-            let (x, y) = (rank.firstIndex(of: tables[a])!, rank.firstIndex(of: tables[b])!)
-            return x != y ? x < y : a < b
-        }.map { files[$0] }
     }
 
     func offsetRule() throws -> UTCOffsetRule? {

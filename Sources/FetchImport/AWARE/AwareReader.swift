@@ -1,13 +1,24 @@
 import FetchCore
 
-/// Reads CSV exports of AWARE's tables: `applications_foreground`, `screen`, `battery`,
-/// `network`, and `timezone` (which gives each device's UTC offset over time).
+/// Reads AWARE's tables: `applications_foreground`, `screen`, `battery`, `network`, and
+/// `timezone` (which gives each device's UTC offset over time), as AWARE exports them to CSV,
+/// as tools re-export them, or as rows of a MySQL dump (``AwareDump``).
 ///
-/// Each file is one table, known by its header. Times are Unix milliseconds. Each `device_id`
-/// is a user, unless one user name is given for all. Battery and network rows report states;
-/// only changes become events.
+/// Each file is one table, known by its columns, in any order. The time is `timestamp` or
+/// `time`, in Unix milliseconds or seconds: the first row of a file decides (``TimeUnit``), and a
+/// later row in the other unit is refused. The device is `device_id` or `device` (or, with
+/// neither, `user`). Each device is a user, unless one user name is given for all. Battery and
+/// network rows report states; only changes become events.
 public struct AwareReader: Sendable {
-    public enum Table: String, Sendable { case foreground = "applications_foreground", screen, battery, network, timezone }
+    public enum Table: String, Sendable, CaseIterable { case foreground = "applications_foreground", screen, battery, network, timezone }
+
+    /// The unit of a file's times, decided by its first row: a time below 10^11 is seconds
+    /// (10^11 s is past the year 5000), any other milliseconds (10^11 ms is March 1973).
+    public enum TimeUnit: String, Sendable {
+        case milliseconds, seconds
+
+        static func of(_ value: Double) -> TimeUnit { value < 1e11 ? .seconds : .milliseconds }
+    }
 
     public let user: String?
     public let offset: UTCOffsetRule?
@@ -15,6 +26,10 @@ public struct AwareReader: Sendable {
     public let zone: @Sendable (String) -> UTCOffsetRule?
     private var table: Table?
     private var columns: [String: Int] = [:]
+    /// The names of the current file's time and device columns (nil: no device column).
+    private var timeColumn = "timestamp", deviceColumn: String? = "device_id"
+    /// The current file's time unit, once its first row is read.
+    public private(set) var unit: TimeUnit?
     private var zones: [String: [(from: Int64, rule: UTCOffsetRule)]] = [:]
     /// The rows of the tables that report states (screen, battery, network), kept until
     /// ``finish(into:)`` follows each device's states in time order, whatever the files' order.
@@ -42,38 +57,68 @@ public struct AwareReader: Sendable {
 
     /// The table a header names, or nil.
     public static func table(header: Substring) -> Table? {
-        guard let names = try? Set(CSVFields.split(header)) else { return nil }
-        if names.isSuperset(of: ["timestamp", "device_id", "timezone_id"]) || names.isSuperset(of: ["timestamp", "device_id", "tzcode"]) {
-            return .timezone
-        }
-        if names.isSuperset(of: ["timestamp", "device_id", "package_name", "is_system_app"]) { return .foreground }
-        if names.isSuperset(of: ["timestamp", "device_id", "screen_status"]) { return .screen }
-        if names.isSuperset(of: ["timestamp", "device_id", "battery_status", "battery_level", "battery_scale", "battery_adaptor"]) { return .battery }
-        if names.isSuperset(of: ["timestamp", "device_id", "network_type", "network_state"]) { return .network }
+        guard let names = try? CSVFields.split(header) else { return nil }
+        return table(columns: Set(names))
+    }
+
+    /// The table whose columns these are, or nil: a time column and the table's own columns.
+    /// Other AWARE tables have a `package_name` too (notifications, installations); the
+    /// foreground table alone has `is_system_app`.
+    public static func table(columns names: Set<String>) -> Table? {
+        guard names.contains("timestamp") || names.contains("time") else { return nil }
+        if names.contains("timezone_id") || names.contains("tzcode") { return .timezone }
+        if names.isSuperset(of: ["package_name", "is_system_app"]) { return .foreground }
+        if names.contains("screen_status") { return .screen }
+        if names.isSuperset(of: ["battery_status", "battery_level", "battery_adaptor"]) { return .battery }
+        if names.isSuperset(of: ["network_type", "network_state"]) { return .network }
         return nil
     }
 
     /// Starts a file: its first line must be the header of a table this reader knows.
     public mutating func begin(header: Substring) throws(ImportProblem) {
-        guard let t = Self.table(header: header) else {
+        guard Self.table(header: header) != nil else {
             throw ImportProblem(Self.unknownTable, "not the header of an AWARE table this reads (applications_foreground, screen, battery, "
                 + "network, timezone): '\(InputBounds.printable(String(header)))'")
         }
+        try begin(columns: try CSVFields.split(header))
+    }
+
+    /// Starts a table whose rows have these columns, in this order.
+    public mutating func begin(columns names: [String]) throws(ImportProblem) {
+        guard let t = Self.table(columns: Set(names)) else {
+            throw ImportProblem(Self.unknownTable, "not the columns of an AWARE table this reads (applications_foreground, screen, battery, "
+                + "network, timezone): \(InputBounds.printable(names.joined(separator: ",")))")
+        }
+        columns = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        timeColumn = columns["timestamp"] != nil ? "timestamp" : "time"
+        deviceColumn = columns["device_id"] != nil ? "device_id" : columns["device"] != nil ? "device" : nil
+        guard deviceColumn != nil || columns["user"] != nil || user != nil else {
+            throw ImportProblem("no device", "the table has no device_id, device or user column: give --user to name the person")
+        }
         table = t
-        columns = Dictionary(try CSVFields.split(header).enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        unit = nil
     }
 
     /// Reads one data line of the current file.
     public mutating func read(_ line: Substring, into log: inout ImportedLog) throws(ImportProblem) {
-        guard let table else { throw ImportProblem("bad header", "no header line") }
         if line.allSatisfy({ $0 == "\r" }) { return }
-        let f = try CSVFields.split(line)
+        try read(fields: try CSVFields.split(line), into: &log)
+    }
+
+    /// Reads one row of the current table, its fields in the order of its columns.
+    public mutating func read(fields f: [String], into log: inout ImportedLog) throws(ImportProblem) {
+        guard let table else { throw ImportProblem("bad header", "no header line") }
         func field(_ name: String) throws(ImportProblem) -> String {
             guard let i = columns[name], i < f.count else { throw ImportProblem("missing field", "the row has no \(name)") }
             return f[i]
         }
-        let millis = try ImportFields.epochMillis(try field("timestamp"), "timestamp")
-        let device = try ImportFields.name(try field("device_id"), "device_id")
+        let millis = try time(try field(timeColumn))
+        // A device is a phone, scheduled on its own: a person's two phones are two users. A
+        // `user` column stands for the device only where there is no device column.
+        let column = deviceColumn ?? (columns["user"] != nil ? "user" : nil)
+        // Without either column, `begin` has made sure one name is given for all.
+        let device = try column.map { c throws(ImportProblem) in try ImportFields.name(try field(c), c) } ?? user!
+        let name = user ?? device
         if table == .timezone {
             // `timezone_id` in AWARE's own table, `tzcode` in another layout in use: a zone's
             // name, or a fixed offset such as +01:00.
@@ -85,19 +130,23 @@ public struct AwareReader: Sendable {
             return
         }
         let minutes = try offsetMinutes(device: device, at: millis)
-        func keep(_ state: State) { states.append(StateRow(user: user ?? device, device: device, millis: millis, minutes: minutes, state: state)) }
+        func keep(_ state: State) { states.append(StateRow(user: name, device: device, millis: millis, minutes: minutes, state: state)) }
         switch table {
         case .timezone: break
         case .foreground:
             let app = try ImportFields.name(try field("package_name"), "package_name")
-            log.append(ImportedRow(user: user ?? device, millis: millis, offsetMinutes: minutes, kind: .foreground(app: app)))
+            log.append(ImportedRow(user: name, millis: millis, offsetMinutes: minutes, kind: .foreground(app: app)))
         case .screen:
             // Android: 0 off, 1 on, 2 locked, 3 unlocked; AWARE on iOS writes only 2 and 3. An
             // unlock is a screen_on as the screen coming on is; the second of the two is a repeat.
             keep(.screen(on: [1, 3].contains(try ImportFields.int(try field("screen_status"), "screen_status", in: 0...3))))
         case .battery:
-            let status = try ImportFields.int(try field("battery_status"), "battery_status", in: -2...5)
-            let scale = try ImportFields.int(try field("battery_scale"), "battery_scale", in: 0...10_000)
+            // Android's BatteryManager codes 1 to 5, and AWARE's own for power events: -1 shutdown,
+            // -2 reboot, -3 booted (its Battery sensor's STATUS_PHONE_*); their rows carry the
+            // level and adaptor as the others do.
+            let status = try ImportFields.int(try field("battery_status"), "battery_status", in: -3...5)
+            // Re-exports may leave the scale out (niimpy does): the level is then a percentage.
+            let scale = try columns["battery_scale"] == nil ? 100 : ImportFields.int(try field("battery_scale"), "battery_scale", in: 0...10_000)
             let raw = try ImportFields.int(try field("battery_level"), "battery_level", in: 0...max(100, scale))
             let adaptor = try ImportFields.int(try field("battery_adaptor"), "battery_adaptor", in: 0...8)
             // AWARE on iOS writes no adaptor (always 0) and the battery state in Android's codes:
@@ -108,6 +157,24 @@ public struct AwareReader: Sendable {
             let on = try ImportFields.int(try field("network_state"), "network_state", in: 0...1) == 1
             if [-1, 1, 4, 5].contains(type) { keep(.network(type: type, on: on)) } else { log.ignore("network type \(type) (bluetooth or GPS)") }
         }
+    }
+
+    /// A row's time in Unix milliseconds, in the file's unit (the first row's decides it).
+    private mutating func time(_ text: String) throws(ImportProblem) -> Int64 {
+        guard ImportFields.isDecimal(text, fraction: true, digits: 9), text.utf8.count <= 24, let value = Double(text) else {
+            throw ImportProblem("bad time", "\(timeColumn) '\(InputBounds.printable(text))' is not Unix milliseconds or seconds")
+        }
+        let found = TimeUnit.of(value)
+        guard unit == nil || unit == found else {
+            throw ImportProblem("mixed time units", "\(timeColumn) '\(InputBounds.printable(text))' reads as \(found.rawValue), "
+                                + "but the file's first row gave \(unit!.rawValue)")
+        }
+        unit = found
+        let millis = found == .seconds ? (value * 1000).rounded() : value.rounded()
+        guard millis >= Double(InputBounds.timestamps.lowerBound), millis < Double(InputBounds.timestamps.upperBound) else {
+            throw ImportProblem("bad time", "\(timeColumn) '\(InputBounds.printable(text))' is not a time between 1970 and 2100")
+        }
+        return Int64(millis)
     }
 
     /// Keeps a device's timezone changes in time order whatever the table's order, so that

@@ -40,14 +40,14 @@ enum ImportFields {
         return String(text[..<point])
     }
 
-    /// One or more ASCII digits, then (when `fraction`) optionally a point and one to six digits.
-    static func isDecimal(_ text: some StringProtocol, fraction: Bool) -> Bool {
+    /// One or more ASCII digits, then (when `fraction`) optionally a point and one to `digits` digits.
+    static func isDecimal(_ text: some StringProtocol, fraction: Bool, digits: Int = 6) -> Bool {
         let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = parts.first, !whole.isEmpty, parts.count == 1 || fraction else { return false }
         let isDigit = { (c: UInt8) in c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
         guard whole.allSatisfy(isDigit) else { return false }
         guard parts.count == 2 else { return true }
-        return (1...6).contains(parts[1].count) && parts[1].allSatisfy(isDigit)
+        return (1...digits).contains(parts[1].count) && parts[1].allSatisfy(isDigit)
     }
 
 }

@@ -1,0 +1,269 @@
+import FetchCore
+
+/// The rows of AWARE's tables in a MySQL or MariaDB dump of an AWARE server's database, read a
+/// line at a time; every other table is named and skipped.
+///
+/// A table's columns come from its `INSERT`'s column list when it has one (`--complete-insert`,
+/// phpMyAdmin), else from its `CREATE TABLE`. Rows are kept per table, so that ``AwareReader``
+/// can take the tables in its order (time zones first) whatever the dump's order (by name).
+/// Other statements (`SET`, `DROP`, `LOCK`, `ALTER`, comments) are passed over.
+public struct AwareDump {
+    /// A row of an AWARE table: its fields in the order of its columns (nil for `NULL`), and the
+    /// line its tuple starts on.
+    public struct Row: Sendable {
+        public var line: Int
+        public var fields: [String?]
+    }
+
+    /// An AWARE table's columns and rows, in the dump's order.
+    public struct TableRows: Sendable {
+        public var columns: [String]
+        public var rows: [Row] = []
+    }
+
+    private enum State {
+        case idle
+        /// Passing over a statement, at this depth of parentheses.
+        case skipping(depth: Int)
+        /// `CREATE TABLE`, the words before its parenthesis (the last name is the table's).
+        case create(name: String?)
+        /// Inside a `CREATE TABLE`'s definitions: the columns so far, the depth, whether the next
+        /// word starts a definition.
+        case definitions(table: String, columns: [String], depth: Int, atStart: Bool)
+        /// `INSERT INTO`, before `VALUES`: the table's name and its column list when given.
+        case insert(name: String?, columns: [String]?, inList: Bool)
+        /// The tuples of an `INSERT`.
+        case values(table: String, keep: Bool, tuple: [String?]?, item: [SQLDumpLexer.Token], depth: Int)
+    }
+
+    private var lexer = SQLDumpLexer()
+    private var state = State.idle
+    private var created: [String: [String]] = [:]
+    private var line = 0, tupleLine = 0, kept = 0
+    /// The rows of the AWARE tables this reads, by table.
+    public private(set) var tables: [AwareReader.Table: TableRows] = [:]
+    /// The rows of every other table, by its name.
+    public private(set) var skipped: [String: Int] = [:]
+    /// Rows that cannot be more in a dump of a phone's month: a dump past it is refused.
+    public static let maxRows = 20_000_000
+
+    public init() {}
+
+    /// Whether a file's first line starts a SQL dump (a comment, or a statement a dump opens with).
+    public static func isDump(firstLine: Substring) -> Bool {
+        let start = firstLine.drop { $0 == " " || $0 == "\u{FEFF}" }.prefix(16).uppercased()
+        return ["--", "/*", "#", "SET ", "CREATE ", "DROP ", "INSERT ", "LOCK ", "USE "].contains { start.hasPrefix($0) }
+    }
+
+    /// Reads the dump's next line (its number is `number`).
+    public mutating func feed(_ text: Substring, number: Int) throws(ImportProblem) {
+        line = number
+        // The lexer is moved out while it reads, so that the parser can change `self` meanwhile.
+        var lexer = SQLDumpLexer()
+        swap(&lexer, &self.lexer)
+        defer { swap(&lexer, &self.lexer) }
+        try lexer.feed(text) { token throws(ImportProblem) in
+            try take(token)
+            return keepsStrings
+        }
+    }
+
+    /// Whether the strings now coming are kept: all but the values of a table this skips.
+    private var keepsStrings: Bool {
+        if case .values(_, false, _, _, _) = state { return false }
+        return true
+    }
+
+    /// Ends the dump: a statement, string or comment still open means it was cut off.
+    public func finish() throws(ImportProblem) {
+        switch state {
+        case .idle: if !lexer.isInside { return }
+        default: break
+        }
+        throw ImportProblem("cut-off dump", "the dump ends inside a statement: cut off?")
+    }
+
+    private mutating func take(_ token: SQLDumpLexer.Token) throws(ImportProblem) {
+        switch state {
+        case .idle:
+            switch token {
+            case .word(let w) where w.uppercased() == "CREATE": state = .create(name: nil)
+            case .word(let w) where ["INSERT", "REPLACE"].contains(w.uppercased()): state = .insert(name: nil, columns: nil, inList: false)
+            case .punct(UInt8(ascii: ";")): break
+            default: state = .skipping(depth: token == .punct(UInt8(ascii: "(")) ? 1 : 0)
+            }
+        case .skipping(let depth):
+            state = switch token {
+            case .punct(UInt8(ascii: "(")): .skipping(depth: depth + 1)
+            case .punct(UInt8(ascii: ")")): .skipping(depth: max(0, depth - 1))
+            case .punct(UInt8(ascii: ";")) where depth == 0: .idle
+            default: state
+            }
+        case .create(let name): takeCreate(token, name: name)
+        case .definitions(let table, let columns, let depth, let atStart):
+            takeDefinition(token, table: table, columns: columns, depth: depth, atStart: atStart)
+        case .insert(let name, let columns, let inList): try takeInsert(token, name: name, columns: columns, inList: inList)
+        case .values(let table, let keep, let tuple, let item, let depth):
+            try takeValue(token, table: table, keep: keep, tuple: tuple, item: item, depth: depth)
+        }
+    }
+
+    /// `CREATE TABLE`, before its definitions: the table's name.
+    private mutating func takeCreate(_ token: SQLDumpLexer.Token, name: String?) {
+        switch token {
+        case .name(let n): state = .create(name: n)
+        case .word(let w) where !["TABLE", "TEMPORARY", "IF", "NOT", "EXISTS", "OR", "REPLACE"].contains(w.uppercased()):
+            state = w.uppercased() == "DATABASE" || w.uppercased() == "SCHEMA" ? .skipping(depth: 0) : .create(name: Self.lastPart(w))
+        case .punct(UInt8(ascii: "(")):
+            guard let name else { state = .skipping(depth: 1); return }
+            state = .definitions(table: name, columns: [], depth: 1, atStart: true)
+        case .punct(UInt8(ascii: ";")): state = .idle
+        default: break
+        }
+    }
+
+    /// A `CREATE TABLE`'s definitions: the first word of each at the top depth is a column's
+    /// name, unless it starts a key or a constraint.
+    private mutating func takeDefinition(_ token: SQLDumpLexer.Token, table: String, columns: [String], depth: Int, atStart: Bool) {
+        var (columns, depth, atStart) = (columns, depth, atStart)
+        switch token {
+        case .punct(UInt8(ascii: "(")): depth += 1; atStart = false
+        case .punct(UInt8(ascii: ")")):
+            depth -= 1
+            if depth == 0 {
+                created[table] = columns
+                state = .skipping(depth: 0)
+                return
+            }
+        case .punct(UInt8(ascii: ",")) where depth == 1: atStart = true
+        case .name(let n) where atStart && depth == 1: columns.append(n); atStart = false
+        case .word(let w) where atStart && depth == 1:
+            if !Self.definitionWords.contains(w.uppercased()) { columns.append(w) }
+            atStart = false
+        default: atStart = false
+        }
+        state = .definitions(table: table, columns: columns, depth: depth, atStart: atStart)
+    }
+
+    /// `INSERT INTO`, before `VALUES`: the table's name and the list of columns, if any.
+    private mutating func takeInsert(_ token: SQLDumpLexer.Token, name: String?, columns: [String]?, inList: Bool) throws(ImportProblem) {
+        if inList {
+            switch token {
+            case .name(let n), .word(let n): state = .insert(name: name, columns: (columns ?? []) + [n], inList: true)
+            case .punct(UInt8(ascii: ")")): state = .insert(name: name, columns: columns, inList: false)
+            case .punct(UInt8(ascii: ",")): break
+            default: throw ImportProblem("bad SQL", "\(Self.describe(token)) in an INSERT's list of columns")
+            }
+            return
+        }
+        switch token {
+        case .name(let n): state = .insert(name: n, columns: nil, inList: false)
+        case .word(let w) where ["VALUES", "VALUE"].contains(w.uppercased()):
+            guard let name, !name.isEmpty else { throw ImportProblem("bad SQL", "an INSERT without a table's name") }
+            try startValues(name, columns: columns)
+        case .word(let w) where !["INTO", "IGNORE", "LOW_PRIORITY", "DELAYED", "HIGH_PRIORITY"].contains(w.uppercased()):
+            state = .insert(name: Self.lastPart(w), columns: nil, inList: false)
+        case .punct(UInt8(ascii: "(")): state = .insert(name: name, columns: [], inList: true)
+        case .punct(UInt8(ascii: ";")): state = .idle
+        default: break
+        }
+    }
+
+    /// The tuples of an `INSERT`: each item's tokens, a row at each tuple's end.
+    private mutating func takeValue(_ token: SQLDumpLexer.Token, table: String, keep: Bool, tuple: [String?]?,
+                                    item: [SQLDumpLexer.Token], depth: Int) throws(ImportProblem) {
+        var (tuple, item, depth) = (tuple, item, depth)
+        switch token {
+        case .punct(UInt8(ascii: "(")) where tuple == nil:
+            tuple = []
+            tupleLine = line
+        case .punct(UInt8(ascii: "(")): depth += 1; item.append(token)
+        case .punct(UInt8(ascii: ")")) where depth > 0: depth -= 1; item.append(token)
+        case .punct(UInt8(ascii: ",")) where tuple != nil && depth == 0:
+            tuple!.append(try value(item, keep: keep))
+            item = []
+        case .punct(UInt8(ascii: ")")) where tuple != nil:
+            tuple!.append(try value(item, keep: keep))
+            try add(tuple!, to: table, keep: keep)
+            tuple = nil
+            item = []
+        case .punct(UInt8(ascii: ",")): break
+        case .punct(UInt8(ascii: ";")) where tuple == nil:
+            state = .idle
+            return
+        default:
+            guard tuple != nil else { throw ImportProblem("bad SQL", "\(Self.describe(token)) between the rows of an INSERT") }
+            if keep { item.append(token) }
+        }
+        state = .values(table: table, keep: keep, tuple: tuple, item: item, depth: depth)
+    }
+
+    /// Words that start a definition in `CREATE TABLE` other than a column's.
+    private static let definitionWords: Set<String> = ["PRIMARY", "KEY", "UNIQUE", "INDEX", "CONSTRAINT", "FOREIGN", "FULLTEXT",
+                                                       "SPATIAL", "CHECK", "PERIOD"]
+
+    /// The name in a word such as `aware.screen`: its part after the last point.
+    private static func lastPart(_ word: String) -> String {
+        String(word.split(separator: ".", omittingEmptySubsequences: false).last ?? Substring(word))
+    }
+
+    private mutating func startValues(_ name: String, columns: [String]?) throws(ImportProblem) {
+        let names = columns ?? created[name]
+        var keep = false
+        if let table = AwareReader.Table(rawValue: name) {
+            guard let names else {
+                throw ImportProblem("no columns", "INSERT INTO \(name) names no columns, and no CREATE TABLE \(name) comes before it")
+            }
+            guard AwareReader.table(columns: Set(names)) == table else {
+                throw ImportProblem("bad columns", "the columns of \(name) are not those of AWARE's table: \(names.joined(separator: ","))")
+            }
+            if let earlier = tables[table]?.columns, earlier != names {
+                throw ImportProblem("bad columns", "the rows of \(name) come with two column lists: \(earlier.joined(separator: ",")) "
+                                    + "and \(names.joined(separator: ","))")
+            }
+            if tables[table] == nil { tables[table] = TableRows(columns: names) }
+            keep = true
+        }
+        state = .values(table: name, keep: keep, tuple: nil, item: [], depth: 0)
+    }
+
+    /// A tuple's item as text: a string, a number or word, a string after a charset introducer
+    /// (`_utf8mb4'…'`, `_binary'…'`); nil for `NULL`.
+    private func value(_ item: [SQLDumpLexer.Token], keep: Bool) throws(ImportProblem) -> String? {
+        guard keep else { return nil }
+        switch item.count {
+        case 1:
+            switch item[0] {
+            case .string(let s): return s
+            case .word(let w): return w.uppercased() == "NULL" ? nil : w
+            default: break
+            }
+        case 2:
+            if case .word(let w) = item[0], w.hasPrefix("_"), case .string(let s) = item[1] { return s }
+        default: break
+        }
+        throw ImportProblem("bad SQL", "a value this does not read: \(item.map(Self.describe).joined(separator: " "))")
+    }
+
+    private mutating func add(_ tuple: [String?], to name: String, keep: Bool) throws(ImportProblem) {
+        guard keep, let table = AwareReader.Table(rawValue: name) else {
+            skipped[name, default: 0] += 1
+            return
+        }
+        guard kept < Self.maxRows else { throw ImportProblem("too many rows", "more than \(Self.maxRows) rows of AWARE's tables") }
+        guard tuple.count == tables[table]!.columns.count else {
+            throw ImportProblem("bad row", "a row of \(name) with \(tuple.count) values for \(tables[table]!.columns.count) columns")
+        }
+        tables[table]!.rows.append(Row(line: tupleLine, fields: tuple))
+        kept += 1
+    }
+
+    private static func describe(_ token: SQLDumpLexer.Token) -> String {
+        switch token {
+        case .word(let w): "'\(InputBounds.printable(w, limit: 40))'"
+        case .name(let n): "`\(InputBounds.printable(n, limit: 40))`"
+        case .string(let s): "'\(InputBounds.printable(s, limit: 40))'"
+        case .punct(let p): "'\(String(decoding: [p], as: UTF8.self))'"
+        }
+    }
+}

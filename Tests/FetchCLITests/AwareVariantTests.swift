@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// AWARE's tables as people pass them around: re-exported by other tools (columns renamed and
+/// reordered, times in seconds), and as an AWARE server's MySQL database dumped.
+struct AwareVariantTests {
+    static let csvFiles = ["applications_foreground", "screen", "battery", "network", "timezone"].map { ImportTests.fixture("aware/\($0).csv") }
+
+    /// The AWARE fixture's screen table rewritten as a re-export: `time` in Unix seconds with a
+    /// fraction, `device` for `device_id`, the columns in another order, no `_id`.
+    static func reexportedScreen(in dir: String) throws -> String {
+        let rows = try String(contentsOfFile: ImportTests.fixture("aware/screen.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+        let text = "screen_status,device,time\n" + rows.map { r in
+            let millis = Int64(Double(r[1])!)
+            return "\(r[3]),\(r[2]),\(millis / 1000).\(String(format: "%03d", millis % 1000))"
+        }.joined(separator: "\n") + "\n"
+        let path = dir + "/screen-seconds.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aReexportInSecondsWithRenamedColumnsGivesTheSameLogAsAwaresOwnExport() async throws {
+        let dir = Fetchsched.temp()
+        let (own, ownLog) = try await ImportTests.importing(["--from", "aware"] + Self.csvFiles)
+        let files = Self.csvFiles.filter { !$0.hasSuffix("/screen.csv") } + [try Self.reexportedScreen(in: dir)]
+        let (other, otherLog) = try await ImportTests.importing(["--from", "aware"] + files)
+        #expect(own.status == 0 && other.status == 0, "\(other.err)")
+        #expect(otherLog != nil && otherLog == ownLog)
+        #expect(other.err.contains("times in Unix seconds: \(dir)/screen-seconds.csv"), "\(other.err)")
+        #expect(other.err.contains("times in Unix milliseconds: ") && !own.err.contains("Unix seconds"), "\(own.err)")
+    }
+
+    /// niimpy's sample tables (data/import/aware-niimpy): `user,device,time,…` in seconds, the
+    /// battery without a scale, AWARE's own battery codes for a boot (-3) and a shutdown (-1).
+    /// Each device's screen turns and plugs, counted from the files apart from the importer.
+    @Test func niimpysSampleTablesGiveEachDevicesScreenAndPlugChanges() async throws {
+        let screen = ImportTests.fixture("aware-niimpy/screen.csv"), battery = ImportTests.fixture("aware-niimpy/battery.csv")
+        let (r, log) = try await ImportTests.importing(["--from", "aware", "--time-zone", "Europe/Helsinki", screen, battery])
+        #expect(r.status == 0 && r.err.contains("times in Unix seconds: \(screen), \(battery)"), "\(r.err)")
+        let rows = try #require(log).split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        func count(_ device: String, _ event: String) -> Int { rows.filter { $0[1] == device && $0[3] == event }.count }
+        func changes(_ file: String, on: ([Substring]) -> Bool) throws -> [String: (on: Int, off: Int)] {
+            var last: [String: Bool] = [:], out: [String: (on: Int, off: Int)] = [:]
+            let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").dropFirst()
+            let sorted = lines.map { $0.split(separator: ",") }.enumerated().sorted { a, b in
+                (a.element[1], Double(a.element[2])!, a.offset) < (b.element[1], Double(b.element[2])!, b.offset)
+            }
+            for (_, f) in sorted {
+                let device = String(f[1]), now = on(f)
+                if last[device] != now { out[device, default: (0, 0)].on += now ? 1 : 0; out[device, default: (0, 0)].off += now ? 0 : 1 }
+                last[device] = now
+            }
+            return out
+        }
+        let screens = try changes(screen) { [1, 3].contains(Int($0[3])!) }
+        // user,device,time,battery_level,battery_status,battery_health,battery_adaptor: power
+        // through an adaptor, or the status charging (2) or full (5).
+        let plugs = try changes(battery) { Int($0[6])! > 0 || [2, 5].contains(Int($0[4])!) }
+        #expect(Set(screens.keys) == ["OWd1Uau8POix", "Cq9vueHh3zVs", "i8jmoIuoe12Mo"])
+        for (device, n) in screens { #expect(count(device, "screen_on") == n.on && count(device, "screen_off") == n.off, "\(device)") }
+        for (device, n) in plugs {
+            // The first state is a change from nothing: an `unplugged` at the start is written too.
+            #expect(count(device, "plugged") + count(device, "unplugged") == n.on + n.off, "\(device)")
+        }
+        #expect(rows.contains { $0[0] == "2020-01-09T02:09:29.152+02:00" && $0[1] == "OWd1Uau8POix" && $0[3] == "screen_on" })
+    }
+
+    @Test func aFileWhoseTimesChangeUnitIsRefusedAtTheRow() async throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/screen.csv"
+        try "time,device,screen_status\n1710136800.5,d,1\n1710136900500,d,0\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try await Fetchsched.run(["import", "--from", "aware", "--utc-offset", "+01:00", path, "--out", dir + "/out.csv"])
+        #expect(r.status != 0 && r.err.contains("\(path):3: time '1710136900500' reads as milliseconds, but the file's first row gave seconds"),
+                "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.csv"))
+    }
+
+    /// data/import/aware-mysql: the fixture's tables in a MariaDB server, dumped by mariadb-dump
+    /// both ways (scripts/aware-dump-fixture.sh): the same log as the CSV files, every other
+    /// table named as left out, and through bench, ingest and next.
+    @Test(arguments: ["aware.sql", "aware-complete.sql"])
+    func anAwareServersDumpGivesTheSameLogAsItsCSVExport(dump: String) async throws {
+        let (csv, csvLog) = try await ImportTests.importing(["--from", "aware"] + Self.csvFiles)
+        let path = ImportTests.fixture("aware-mysql/" + dump)
+        let out = Fetchsched.temp() + "/log.csv"
+        let r = try await Fetchsched.run(["import", "--from", "aware", path, "--out", out])
+        #expect(csv.status == 0 && r.status == 0, "\(r.err)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == csvLog)
+        #expect(r.err.contains("\(path): tables left out: aware_device (1 rows), locations (2 rows)"), "\(r.err)")
+        #expect(r.err.contains("times in Unix milliseconds: \(path) (timezone), \(path) (applications_foreground)"), "\(r.err)")
+        try await ImportCorpusTests.benchIngestAndPlan([out], store: Fetchsched.temp() + "/s.db",
+                                                        user: "4b5e0c1a-7c2d-4f7e-9d3e-2a6b8f1c0d11", app: "com.spotify.music")
+    }
+
+    static let create = "CREATE TABLE `screen` (\n  `_id` int(11) NOT NULL,\n  `timestamp` double DEFAULT 0,\n  `device_id` varchar(150),\n"
+        + "  `screen_status` int(11) DEFAULT 0,\n  PRIMARY KEY (`_id`)\n) ENGINE=InnoDB;\n"
+    static let zone = "INSERT INTO `timezone` (`_id`, `timestamp`, `device_id`, `timezone_id`) VALUES (1,1710104400000,'d','Europe/Berlin');\n"
+
+    @Test(arguments: [
+        (create + "INSERT INTO `screen` VALUES (1,1710136800000,'d',1),(2,1710136900000,'d',9);\n", ":10: screen_status '9' is not a whole number"),
+        (create + "INSERT INTO `screen` VALUES (1,1710136800000,'d',1),\n(2,1710136900000,'d'", ":11: the dump ends inside a statement"),
+        ("INSERT INTO `screen` VALUES (1,1710136800000,'d',1);\n", ":3: INSERT INTO screen names no columns, and no CREATE TABLE screen"),
+        (create + "INSERT INTO `screen` VALUES (1,NOW(),'d',1);\n", ":10: a value this does not read: 'NOW' '(' ')'"),
+        (create + "INSERT INTO `screen` VALUES (1,1710136800000,'d');\n", ":10: a row of screen with 3 values for 4 columns"),
+        (create + "INSERT INTO `screen` VALUES (1,1710136800000,'\(String(repeating: "x", count: 70_000))',1);\n",
+         ":10: a quoted value longer than 65536 bytes"),
+        ("INSERT INTO `screen` (`_id`, `when`, `screen_status`) VALUES (1,2,3);\n", ":3: the columns of screen are not those of AWARE's table"),
+        ("INSERT INTO `screen` (`_id`, `timestamp`, `screen_status`) VALUES (1,1710136800000,1);\n",
+         ":3: the table has no device_id, device or user column"),
+        ("SET NAMES utf8mb4;\nINSERT INTO `screen` (`timestamp`, `device_id`, `screen_status`) VALUES ('2024', 'd', 1) junk;\n",
+         ":4: 'junk' between the rows of an INSERT"),
+    ])
+    func aBadDumpStopsAtItsLineAndWritesNothing(text: String, message: String) async throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/dump.sql", out = dir + "/out.csv"
+        try ("-- MariaDB dump\n" + Self.zone + text).write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try await Fetchsched.run(["import", "--from", "aware", path, "--out", out])
+        #expect(r.status == 1 && r.err.contains(path + message), "\(r.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["dump.sql"], "nothing written beside it")
+    }
+
+    @Test func aSkippedTablesLongValuesAndAnyStatementsAreReadPast() async throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/dump.sql"
+        let text = "-- MariaDB dump\n/*!40101 SET NAMES utf8mb4 */;\n" + Self.zone + Self.create
+            + "INSERT INTO `esms` VALUES (1,'\(String(repeating: "y", count: 200_000 / 2))','a;b),(c','x\\'y\\\\');\n"
+            + "LOCK TABLES `screen` WRITE;\nINSERT INTO `screen` VALUES (1,1710136800000,'d',1),\n(2,1710137800000,'d',0);\nUNLOCK TABLES;\n"
+            + "# a comment\nINSERT INTO `screen` VALUES (3,1710138800000,'d',9);\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let (r, log) = try await ImportTests.importing(["--from", "aware", "--skip-invalid", path])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("tables left out: esms (1 rows)") && r.err.contains("skipped (--skip-invalid): bad screen_status 1"), "\(r.err)")
+        #expect(log == "timestamp,user,app,event,value\n2024-03-11T07:00:00.000+01:00,d,,screen_on,\n2024-03-11T07:16:40.000+01:00,d,,screen_off,\n")
+    }
+}
