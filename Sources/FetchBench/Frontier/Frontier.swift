@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FetchCore
 
 /// A policy family's curve of rescued opens against energy, to compare policies at equal energy
