@@ -61,6 +61,14 @@ struct PerAppTests {
         #expect(NSArray(array: replay).isEqual(to: all.filter { $0["policy"] as? String == "adaptive" }))
     }
 
+    @Test func aStoreGivesTheRowsItsLogGives() async throws {
+        let db = Fetchsched.temp() + "/s.sqlite"
+        #expect(try await Fetchsched.run(["ingest", CommandTests.sample, "--db", db]).status == 0)
+        let args = ["bench", "--db", db, "--policies", "ios,android,android-prefetch,adaptive,fixed:30m", "--seed", "3"]
+        let fromStore = try await Self.apps(args)
+        #expect(NSArray(array: fromStore).isEqual(to: try await Self.apps(Self.args)))
+    }
+
     @Test func theHTMLReportHasThePerAppSection() async throws {
         let path = Fetchsched.temp() + "/r.html"
         let r = try await Fetchsched.run(Self.args + ["--per", "app", "--report", path, "--apps", "com.example.news"])

@@ -16,8 +16,10 @@ public final class AppRecorder: TraceSink {
         /// Milliseconds from the first open to the first fetch that started at or after it.
         var firstFetchAfterOpen: Int64?
         var lastFetch: Int64?
-        /// Local days with at least one fetch.
-        var fetchDays: Set<Int64> = []
+        /// Local days with at least one fetch; the first and last of them; the longest run of
+        /// days without one between two of them. A user's rows come in time order, so a day
+        /// with a fetch is new when it is not the last one's.
+        var fetchDays = 0, firstFetchDay: Int64?, lastFetchDay: Int64?, longestBetween = 0
     }
 
     let users: NameTable
@@ -41,25 +43,41 @@ public final class AppRecorder: TraceSink {
     public func record(_ row: TraceRow) {
         guard row.refusal == nil, row.result != nil else { return }
         let day = seen(user: row.user, time: row.start, offsetMinutes: row.offsetMinutes)
-        let key = UserApp(user: row.user, app: row.app)
-        var use = uses[key] ?? Use(firstDay: day)
-        use.fetches += 1
-        use.fetchDays.insert(day)
-        if let open = use.firstOpen, use.firstFetchAfterOpen == nil, row.start >= open { use.firstFetchAfterOpen = row.start - open }
-        if let last = use.lastFetch { gaps[row.app, default: [:]][(row.start - last) / Millis.minute, default: 0] += 1 }
-        use.lastFetch = row.start
-        uses[key] = use
+        // Changed in place: a copy out of the dictionary and back would cost a hash more per row.
+        let gap: Int64? = modify(UserApp(user: row.user, app: row.app), day: day) { use in
+            use.fetches += 1
+            if let last = use.lastFetchDay {
+                if day > last {
+                    use.fetchDays += 1
+                    use.longestBetween = max(use.longestBetween, Int(day - last - 1))
+                    use.lastFetchDay = day
+                }
+            } else {
+                use.fetchDays = 1
+                use.firstFetchDay = day
+                use.lastFetchDay = day
+            }
+            if let open = use.firstOpen, use.firstFetchAfterOpen == nil, row.start >= open { use.firstFetchAfterOpen = row.start - open }
+            defer { use.lastFetch = row.start }
+            return use.lastFetch.map { row.start - $0 }
+        }
+        if let gap { gaps[row.app, default: [:]][gap / Millis.minute, default: 0] += 1 }
     }
 
     public func recordOpen(user: Int32, app: Int32, time: Int64, offsetMinutes: Int16, fresh: Bool, rescued: Bool) {
         let day = seen(user: user, time: time, offsetMinutes: offsetMinutes)
-        let key = UserApp(user: user, app: app)
-        var use = uses[key] ?? Use(firstDay: day)
-        use.opens += 1
-        if fresh { use.fresh += 1 }
-        if rescued { use.rescued += 1 }
-        if use.firstOpen == nil { use.firstOpen = time }
-        uses[key] = use
+        modify(UserApp(user: user, app: app), day: day) { use in
+            use.opens += 1
+            if fresh { use.fresh += 1 }
+            if rescued { use.rescued += 1 }
+            if use.firstOpen == nil { use.firstOpen = time }
+        }
+    }
+
+    /// Runs `body` on the use of `key`, begun on `day` if new, in place.
+    @discardableResult
+    private func modify<R>(_ key: UserApp, day: Int64, _ body: (inout Use) -> R) -> R {
+        body(&uses[key, default: Use(firstDay: day)])
     }
 
     /// The local day of `time`, kept as the user's last day seen.

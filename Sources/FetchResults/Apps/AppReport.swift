@@ -98,9 +98,14 @@ public struct AppReport: Sendable, Encodable {
         for (user, u) in uses {
             let span = Int((recorder.lastDay[user] ?? u.firstDay) - u.firstDay + 1)
             days += span
-            idle += span - u.fetchDays.count
+            idle += span - u.fetchDays
             perDay.append(round(Double(u.fetches) / Double(span), 3))
-            longest = max(longest, longestRun(without: u.fetchDays, from: u.firstDay, through: u.firstDay + Int64(span) - 1))
+            let last = u.firstDay + Int64(span) - 1
+            if let first = u.firstFetchDay, let final = u.lastFetchDay {
+                longest = max(longest, u.longestBetween, Int(first - u.firstDay), Int(last - final))
+            } else {
+                longest = max(longest, span)
+            }
             if u.firstOpen != nil {
                 if let wait = u.firstFetchAfterOpen { firstFetch.append(round(Double(wait) / Double(Millis.minute), 1)) } else { never += 1 }
             }
@@ -111,16 +116,6 @@ public struct AppReport: Sendable, Encodable {
                    firstFetchMinutes: spread(firstFetch), openedNeverFetched: never, gapMinutes: quantiles(gaps),
                    freshShare: opens == 0 ? nil : round(Double(uses.reduce(0) { $0 + $1.use.fresh }) / Double(opens), 4),
                    rescuedShare: opens == 0 ? nil : round(Double(uses.reduce(0) { $0 + $1.use.rescued }) / Double(opens), 4))
-    }
-
-    /// The longest run of days from `first` through `last` with none in `days`.
-    static func longestRun(without days: Set<Int64>, from first: Int64, through last: Int64) -> Int {
-        var longest = 0, previous = first - 1
-        for d in days.sorted() + [last + 1] where d >= first && d <= last + 1 {
-            longest = max(longest, Int(d - previous - 1))
-            previous = d
-        }
-        return longest
     }
 
     /// Nearest-rank percentile `p` (0 < p ≤ 1) of sorted values.
