@@ -77,7 +77,7 @@ struct BenchCommand: AsyncParsableCommand {
                 for r in recorders { r.user = users[e.user] }
             }
             if users[e.user] == chosen { events.append(e) }
-        } : nil)
+        } : nil, acrossUsers: timeline)
         if let shard = runOptions.userShard {
             let run = runOptions.shardRun(command: "bench", policies: policies, frontier: frontier, sweep: sweep, input: input,
                                               scenarioText: runner.scenario.text, skipped: reports.first?.skipped ?? [:],

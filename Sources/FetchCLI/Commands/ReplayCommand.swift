@@ -30,7 +30,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let perApp = output.per == .app ? AppRecorders() : nil
         let reports = try await runner.replay(policies, sinks: file != nil || perApp != nil ? { i, users, apps in
             TraceTee.of([file.map { TraceCSV(file: $0, users: users, apps: apps) }, perApp?.sink(i, users: users, apps: apps)])
-        } : nil)
+        } : nil, acrossUsers: file != nil)
         try file?.commit()
         if let shard = runOptions.userShard {
             let run = runOptions.shardRun(command: "replay", policies: policy, frontier: false, input: input,

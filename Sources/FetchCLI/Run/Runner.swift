@@ -19,16 +19,20 @@ struct Runner {
     }
 
     /// Replays every policy over the input, in one pass. `sinks` gives the trace sink of the
-    /// replay of each policy (by index), `tap` sees every event read.
+    /// replay of each policy (by index), `tap` sees every event read. With `acrossUsers` false,
+    /// the sinks need each user's rows in time order only, not the input's order across users
+    /// (`--per app`), and the replays take the input user by user, as without sinks.
     /// The processes of `exec:` policies are ended after the pass, whatever happened; the first
     /// that failed fails the run.
     nonisolated(nonsending) func replay(_ policies: [any FetchPolicy],
                                         sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)? = nil,
-                                        tap: ((UsageEvent, NameTable) -> Void)? = nil) async throws -> [ReplayResult] {
+                                        tap: ((UsageEvent, NameTable) -> Void)? = nil,
+                                        acrossUsers: Bool = true) async throws -> [ReplayResult] {
         let peers = policies.compactMap { ($0 as? ExecPolicy)?.peer as? ProcessPeer }
         let clock = ContinuousClock(), started = clock.now
         let result: Result<[ReplayResult], any Error>
-        do { result = .success(try await replayAll(policies, sinks: sinks, tap: tap)) } catch { result = .failure(error) }
+        let timeOrder = (sinks != nil && acrossUsers) || tap != nil
+        do { result = .success(try await replayAll(policies, sinks: sinks, tap: tap, timeOrder: timeOrder)) } catch { result = .failure(error) }
         let failures = peers.compactMap { $0.finish() }
         if let failure = failures.first { throw CLIError(failure) }
         if run.timing {
@@ -44,7 +48,7 @@ struct Runner {
 
     nonisolated(nonsending) private func replayAll(_ policies: [any FetchPolicy],
                                                    sinks: ((Int, NameTable, NameTable) -> (any TraceSink)?)?,
-                                                   tap: ((UsageEvent, NameTable) -> Void)?) async throws -> [ReplayResult] {
+                                                   tap: ((UsageEvent, NameTable) -> Void)?, timeOrder: Bool) async throws -> [ReplayResult] {
         let scenario = scenario.scenario
         let clock = ContinuousClock(), started = clock.now
         var reports: [ReplayResult] = []
@@ -71,10 +75,10 @@ struct Runner {
                            trace: sinks?(i, source.users, source.apps))
             }
             // A tap sees the events in the order the replays take them.
-            if sinks == nil && tap == nil {
-                try await source.runGrouped(replays)
-            } else {
+            if timeOrder {
                 try await source.run(replays)
+            } else {
+                try await source.runGrouped(replays)
             }
             reports = replays.map { $0.finish() }
         }
@@ -83,7 +87,7 @@ struct Runner {
                 let store = try await StoreLocation.open(db)
                 let read: Result<Void, any Error>
                 // A trace and an HTML report follow the events in time order across users.
-                do { read = .success(try await store.withEventBatches(timeOrder: sinks != nil || tap != nil) { try await drive(&$0) }) } catch {
+                do { read = .success(try await store.withEventBatches(timeOrder: timeOrder) { try await drive(&$0) }) } catch {
                     read = .failure(error)
                 }
                 await StoreLocation.close(store)
