@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Submits a population benchmark to Slurm: an array of SHARDS tasks (bench-shards.sbatch), and
+# a merge (merge.sbatch) that starts once all of them have succeeded. Prints the two job ids.
+#
+#   deploy/slurm/submit.sh LOG SHARDS OUT [sbatch options...]
+#
+# LOG is the population's log (a path every node can read), OUT a directory every node can
+# write. Set FETCHSCHED (the binary), POLICIES, SEED and FORMAT in the environment to change
+# their defaults; DB=… reads a store instead of LOG (give LOG as -). Further arguments go to
+# both sbatch calls (--partition=…, --account=…, --time=…, --mem=…).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+log=${1:?usage: deploy/slurm/submit.sh LOG SHARDS OUT [sbatch options...]}
+shards=${2:?SHARDS}
+out=${3:?OUT}
+shift 3
+[[ "$shards" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "submit: SHARDS must be 1 to 9999, not '$shards'" >&2; exit 2; }
+[[ -n "${DB:-}" || -r "$log" ]] || { echo "submit: cannot read the log '$log'" >&2; exit 2; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+[[ -n "${DB:-}" ]] || log=$(cd "$(dirname "$log")" && pwd)/$(basename "$log")
+bin=${FETCHSCHED:-$(command -v fetchsched || true)}
+[[ -x "$bin" ]] || { echo "submit: no fetchsched binary: put it on PATH or set FETCHSCHED" >&2; exit 2; }
+export FETCHSCHED=$bin LOG=$log OUT=$out SHARDS=$shards
+array=$(sbatch --parsable --export=ALL --array="0-$((shards - 1))" --output="$out/slurm-%A_%a.out" "$@" "$here/bench-shards.sbatch")
+array=${array%%;*}
+merge=$(sbatch --parsable --export=ALL --dependency="afterok:$array" --kill-on-invalid-dep=yes --output="$out/slurm-%j.out" "$@" \
+  "$here/merge.sbatch")
+echo "${array} ${merge%%;*}"
