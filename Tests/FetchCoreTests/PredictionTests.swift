@@ -87,11 +87,11 @@ struct PredictionTests {
         #expect(a.text(markdown: true, users: source.users) == b.text(markdown: true, users: source.users))
         #expect(try a.json(users: source.users) == b.json(users: source.users))
         let overall = a.overall
-        #expect(overall.count == a.models.count && a.models.count > PredictionBench.baseModels.count)
+        #expect(overall.count == a.models.count && a.models.count > PolicyRegistry.builtIn.scoredModels.count)
         #expect(Set(overall.map(\.examples)).count == 1 && overall[0].examples > 10_000 && overall[0].positives > 100)
         // On generated habits every model, the published peer's sequence model too, ranks far better than chance.
         #expect(a.models.prefix(4) == ["adaptive", "counts", "learned", "appm"])
-        for s in overall.prefix(PredictionBench.baseModels.count) { #expect(s.averagePrecision > 2 * s.baseRate) }
+        for s in overall.prefix(PolicyRegistry.builtIn.scoredModels.count) { #expect(s.averagePrecision > 2 * s.baseRate) }
     }
 
     /// A user's prior from the other users is fitted without that user: changing one user's log

@@ -64,7 +64,8 @@ struct ToyFamilyTests {
             return bench
         }
         let toy = run(.underTest), builtIn = run(.builtIn)
-        #expect(toy.primary == PredictionBench.baseModels + ["toy-share"] && builtIn.primary == PredictionBench.baseModels)
+        let names = PolicyRegistry.builtIn.scoredModels.map(\.name)
+        #expect(toy.primary == names + ["toy-share"] && builtIn.primary == names)
         #expect(toy.models.count == builtIn.models.count + 1 && toy.models.last?.hasPrefix("learned without ") == true)
         let overall = toy.overall
         // Every model, the toy too, scored on the same examples; the others' scores as without it.
@@ -74,6 +75,34 @@ struct ToyFamilyTests {
         #expect(overall.prefix(4).map(\.averagePrecision) == without.prefix(4).map(\.averagePrecision))
         #expect(toy.text(markdown: true, users: source.users).contains("toy-share"))
         #expect(try toy.json(users: source.users).contains("toy-share"))
+    }
+
+    @Test func predictListsTheBuiltInScoredModelsInTheirOrderOfOld() {
+        #expect(PolicyRegistry.builtIn.scoredModels.map(\.name) == ["adaptive", "counts", "learned", "appm"])
+    }
+
+    @Test func aFamilysScoredModelIsScoredByPredictAtItsRankFromTheSharedReading() {
+        // The learned model's chance halved: scored on the same examples, listed after `counts`
+        // (its rank ties with it, and it comes later in the registry).
+        let halved = ScoredModel(name: "toy-half-learned", rank: 1) { _, _, r in r.learned / 2 }
+        let registry = PolicyRegistry.builtIn.adding(PolicyFamily(name: "toy-half", entries: [], examples: [], scored: halved))
+        let source = try! ArraySource(csv: SyntheticLog.csv(users: 2, days: 5, seed: 4))
+        func run(_ registry: PolicyRegistry) -> PredictionBench {
+            var bench = PredictionBench(window: 30 * Millis.minute, tick: 15 * Millis.minute, leaveOneOut: false, registry: registry)
+            for user in Set(source.events.map(\.user)).sorted() {
+                bench.run(user: user, events: source.events.filter { $0.user == user }
+                    .sorted { a, b in a.time != b.time ? a.time < b.time : a.canonicallyPrecedes(b) })
+            }
+            return bench
+        }
+        let toy = run(registry), builtIn = run(.builtIn)
+        #expect(toy.primary == ["adaptive", "counts", "toy-half-learned", "learned", "appm"])
+        let (a, b) = (toy.overall, builtIn.overall)
+        #expect(a[2].examples == a[3].examples && a[2].examples > 1000)
+        // Halving every chance keeps the ranking, so the average precision (within the binning's
+        // ties), and not the Brier score.
+        #expect(abs(a[2].averagePrecision - a[3].averagePrecision) < 0.01 && a[2].brier != a[3].brier, "\(a[2]) \(a[3])")
+        #expect([a[0], a[1], a[3], a[4]].map(\.averagePrecision) == b.map(\.averagePrecision))
     }
 
     @Test func theHardRuleTestsReplayEveryFamilysExamplesTheToysIncluded() {

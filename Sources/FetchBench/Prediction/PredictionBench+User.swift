@@ -105,28 +105,22 @@ extension PredictionBench {
             if bounded { bench.boundedMoments += 1 }
             // Read once per moment: the scoring below leaves them as they are, and each call into
             // FetchCore with one read from this run's mutable state would copy it per app.
-            let (model, sequence, counts, context) = (self.model, self.sequence, learner.counts, learner.context)
+            var reading = MomentReading(model: model, sequence: sequence, counts: learner.counts, context: learner.context, window: window)
+            let models = bench.scoredModels, base = models.count
             for index in scored {
                 let app = Int32(index)
                 let y = label(index, at: t)
-                let last = context.lastOpen(app)
+                let last = reading.context.lastOpen(app)
                 let share = last == .min ? 1 : min(1, max(0, Double(t - last) / Double(window)))
-                let adaptive = AdaptivePolicy.predictedChance(app, at: m, model: model, staleShare: share, window: window)
-                let counted = CountsPolicy.chance(of: app, at: m, counts: counts, window: window) * share
-                let appm = APPMPolicy.chance(of: app, now: t, span: window, model: sequence) * share
-                let x = OpenFeatures.make(app, at: m, model: model, counts: counts, context: context)
-                let learned = learner.logistic.probability(x)
+                let x = OpenFeatures.make(app, at: m, model: reading.model, counts: reading.counts, context: reading.context)
+                reading.staleShare = share
+                reading.learned = learner.logistic.probability(x)
                 learner.logistic.record(x, app: app, at: t, horizon: horizon)
-                // In the order of ``PredictionBench/baseModels``, without an array per example.
-                bench.byKind[0][k].add(adaptive, y)
-                bench.byKind[1][k].add(counted, y)
-                bench.byKind[2][k].add(learned, y)
-                bench.byKind[3][k].add(appm, y)
-                userScores[0].add(adaptive, y)
-                userScores[1].add(counted, y)
-                userScores[2].add(learned, y)
-                userScores[3].add(appm, y)
-                let base = PredictionBench.baseModels.count
+                for j in 0..<base {
+                    let chance = models[j].chance(app, m, reading)
+                    bench.byKind[j][k].add(chance, y)
+                    userScores[j].add(chance, y)
+                }
                 for j in extras.indices {
                     let chance = extras[j].score(app, at: m, horizon: window) * share
                     bench.byKind[base + j][k].add(chance, y)

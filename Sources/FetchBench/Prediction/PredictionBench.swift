@@ -6,26 +6,26 @@ import FetchCore
 /// alone), scored against what the log did next. Models learn online and are scored forward
 /// only: the answer to a moment reaches a learner when its window has closed, never sooner.
 ///
-/// The models: `adaptive` (the adaptive policy's own chance, ``AdaptivePolicy/predictedChance(_:at:model:staleShare:window:stretch:session:)``),
-/// `counts` (the counting baseline's, ``CountsPolicy/chance(of:at:now:span:offsetMinutes:counts:)``),
-/// `learned` (``OpenLearner``), the published peer `appm` (``APPMPolicy/chance(of:now:span:model:)``) and,
-/// with leave-one-out, `learned` without each signal; after the base models, each predictor a
-/// family of the registry brings (``PolicyFamily/predictor``), scored as the rule reads it.
+/// The models: the registry's scored models (``PolicyRegistry/scoredModels``: the built-in
+/// families bring `adaptive-v1`'s habits, the counting baseline's, the learned model's and the
+/// published peer APPM's chance), read from one shared pass over each user; then each predictor
+/// a family brings (``PolicyFamily/predictor``), scored as the rule reads it; with leave-one-out,
+/// `learned` without each signal.
 public struct PredictionBench: Sendable {
     /// The models scored, in order: the primary ones, then one per signal left out.
     public let models: [String]
-    /// The base models, then the predictors the registry's families bring (``PolicyFamily/predictor``).
+    /// The scored models, then the predictors the registry's families bring (``PolicyFamily/predictor``).
     public let primary: [String]
+    /// The registry's scored models, in the order they are listed.
+    public let scoredModels: [ScoredModel]
     let extras: [any OpenPredictor]
     public let window: Int64
     public let tick: Int64
     let leftOut: [OpenFeatures.Group]
     /// Per model, per moment kind.
     public internal(set) var byKind: [[PredictionScore]]
-    /// Per user, per model (all kinds); only the base models.
+    /// Per user, per model (all kinds); only the primary models.
     public private(set) var perUser: [(user: Int32, scores: [PredictionScore])] = []
-
-    public static let baseModels = ["adaptive", "counts", "learned", "appm"]
 
     /// The most apps a moment scores: a user with more has the most recently opened scored, so
     /// that the benchmark's cost grows with moments, not with moments times apps.
@@ -45,7 +45,8 @@ public struct PredictionBench: Sendable {
         self.tick = max(tick, Millis.minute)
         leftOut = leaveOneOut ? OpenFeatures.Group.allCases.filter { $0 != .kind } : []
         extras = registry.families.compactMap(\.predictor)
-        primary = Self.baseModels + extras.map { type(of: $0).name }
+        scoredModels = registry.scoredModels
+        primary = scoredModels.map(\.name) + extras.map { type(of: $0).name }
         models = primary + leftOut.map { "learned without \($0.name)" }
         byKind = Array(repeating: Array(repeating: PredictionScore(), count: PredictionMoment.Kind.allCases.count),
                        count: models.count)

@@ -60,3 +60,10 @@ public struct APPMPolicy: FetchPolicy {
         model.nextChance(app) * model.withinChance(app, now: now, span: span)
     }
 }
+
+extension APPMPolicy {
+    /// APPM's sequence chance as `predict` scores it, the registry's `appm` family's model.
+    static let scored = ScoredModel(name: "appm", rank: 3) { app, m, r in
+        chance(of: app, now: m.time, span: r.window, model: r.sequence) * r.staleShare
+    }
+}

@@ -73,3 +73,10 @@ public struct CountsPolicy: CountingPolicy {
         return chance(of: app, at: point, now: m.time, span: window, offsetMinutes: m.offsetMinutes, counts: counts)
     }
 }
+
+extension CountsPolicy {
+    /// The counted chance as `predict` scores it, the registry's `counts` family's model.
+    static let scored = ScoredModel(name: "counts", rank: 1) { app, m, r in
+        chance(of: app, at: m, counts: r.counts, window: r.window) * r.staleShare
+    }
+}

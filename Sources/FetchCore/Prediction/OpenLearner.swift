@@ -56,3 +56,9 @@ public struct OpenLearner: Sendable {
         counts.bytes + context.bytes + logistic.bytes
     }
 }
+
+extension OpenLearner {
+    /// The learned model's chance as `predict` scores it (its own learner's, read for every
+    /// model alike), the registry's `learned` family's model.
+    static let scored = ScoredModel(name: "learned", rank: 2) { _, _, r in r.learned }
+}

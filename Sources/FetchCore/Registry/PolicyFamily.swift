@@ -17,21 +17,25 @@ public struct PolicyFamily: Sendable {
     /// A model of opens that `predict` scores beside its own (the counting baseline's, APPM's,
     /// the habits' and the learned model, which the built-in families' rules run over), by its name.
     public let predictor: (any OpenPredictor)?
+    /// The chance its policy weighs, as `predict` scores it from its shared reading of a user.
+    public let scored: ScoredModel?
 
     public init(name: String, entries: [PolicySpec.Entry], sweep: (@Sendable (Scenario) -> [String])? = nil,
-                isBaseline: Bool = false, examples: [String], predictor: (any OpenPredictor)? = nil) {
+                isBaseline: Bool = false, examples: [String], predictor: (any OpenPredictor)? = nil, scored: ScoredModel? = nil) {
         self.name = name
         self.entries = entries
         self.sweep = sweep
         self.isBaseline = isBaseline
         self.examples = examples
         self.predictor = predictor
+        self.scored = scored
     }
 
     /// A family whose sweep is the same list under every scenario.
     public init(name: String, entries: [PolicySpec.Entry], sweeping points: [String], isBaseline: Bool = false, examples: [String],
-                predictor: (any OpenPredictor)? = nil) {
-        self.init(name: name, entries: entries, sweep: { _ in points }, isBaseline: isBaseline, examples: examples, predictor: predictor)
+                predictor: (any OpenPredictor)? = nil, scored: ScoredModel? = nil) {
+        self.init(name: name, entries: entries, sweep: { _ in points }, isBaseline: isBaseline, examples: examples, predictor: predictor,
+                  scored: scored)
     }
 
     /// A family of one name with no knob: `name` makes `make()`.

@@ -26,6 +26,11 @@ public struct PolicyRegistry: Sendable {
     /// The names of the yardstick families (``PolicyFamily/isBaseline``).
     public var baselines: [String] { families.filter(\.isBaseline).map(\.name) }
 
+    /// The families' scored models (``PolicyFamily/scored``), in the order `predict` lists them.
+    public var scoredModels: [ScoredModel] {
+        families.compactMap(\.scored).enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+    }
+
     /// Every family's examples, for the hard-rule tests.
     public var examples: [String] { families.flatMap(\.examples) }
 

@@ -46,7 +46,7 @@ public enum PolicySpec {
                 CountsPolicy(threshold: $0, label: $1)
             },
         ], sweeping: ["counts:0.6", "counts:0.45", "counts:0.3", "counts:0.2", "counts:0.13", "counts:0.08", "counts:0.05",
-                      "counts:0.03", "counts:0.015"], isBaseline: true, examples: ["counts", "counts:0.05"]),
+                      "counts:0.03", "counts:0.015"], isBaseline: true, examples: ["counts", "counts:0.05"], scored: CountsPolicy.scored),
         PolicyFamily(name: "fixed", entries: [
             Entry(name: "fixed:<duration>", summary: "fetches every app every period (at least 1s)") { text in
                 guard text.hasPrefix("fixed:"), let ms = DurationText.parse(String(text.dropFirst(6))), ms >= Millis.second else { return nil }
@@ -62,7 +62,8 @@ public enum PolicySpec {
                       k <= APPMPolicy.maxApps else { return nil }
                 return APPMPolicy(apps: k, label: text)
             },
-        ], sweeping: ["appm:1", "appm:2", "appm:3", "appm:4", "appm:6", "appm:8", "appm:12"], isBaseline: true, examples: ["appm", "appm:8"]),
+        ], sweeping: ["appm:1", "appm:2", "appm:3", "appm:4", "appm:6", "appm:8", "appm:12"], isBaseline: true, examples: ["appm", "appm:8"],
+           scored: APPMPolicy.scored),
         PolicyFamily(name: "ebc", entries: [
             Entry(name: "ebc", summary: "a published peer: EBC, usage probability against a threshold, stricter per byte on cellular") {
                 $0 == "ebc" ? EBCPolicy() : nil
@@ -105,7 +106,7 @@ public enum PolicySpec {
         // Bounded as a price from a name is (a scenario may make a fetch nearly free).
         let top = min(InputBounds.maxRescuesPerJoule, 0.5 / max(1e-6, cheapest))
         return (0..<10).map { "adaptive-v1:\(PolicySpec.significant(top / Double(1 << $0)))" } + ["adaptive-v1@1"]
-    }, examples: ["adaptive-v1", "adaptive-v1:0.04"])
+    }, examples: ["adaptive-v1", "adaptive-v1:0.04"], scored: AdaptivePolicy.scored)
 
     /// The families no frontier sweeps: the platforms' models, the learned policy, pushes, the
     /// oracles and a policy of your own.
@@ -121,7 +122,7 @@ public enum PolicySpec {
             },
             .knob("learned:<x>", summary: "learned with its own minimum of expected rescues per joule (more than 0, at most 10)",
                   most: InputBounds.maxRescuesPerJoule) { AdaptivePolicy(minRescuesPerJoule: $0, learns: true, label: $1) },
-        ], examples: ["learned", "learned:0.005"]),
+        ], examples: ["learned", "learned:0.005"], scored: OpenLearner.scored),
         .single("push-adaptive", summary: "plans silent pushes at content updates, fetches nothing itself") {
             PushAdaptivePolicy(alsoFetch: false)
         },
