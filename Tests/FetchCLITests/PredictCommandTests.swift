@@ -28,8 +28,8 @@ struct PredictCommandTests {
         #expect(rows(others.out, "adaptive") == rows(r.out, "adaptive") && rows(others.out, "counts") == rows(r.out, "counts"))
         #expect(!rows(r.out, "appm").isEmpty && rows(others.out, "appm") == rows(r.out, "appm"))
         #expect(!rows(others.out, "learned").isEmpty && rows(others.out, "learned") != rows(r.out, "learned"))
-        let again = try await Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario, "--prior-from-other-users"])
-        #expect(again.out == others.out)
+        let othersAgain = try await Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario, "--prior-from-other-users"])
+        #expect(othersAgain.out == others.out)
     }
 
     @Test func predictAsJSONGivesEveryScoreAndLeaveOneOutAddsAModelPerSignal() async throws {
