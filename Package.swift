@@ -100,6 +100,9 @@ let package = Package(
         // A replay's results in their forms: tables, CSV, JSON written a row at a time, and the
         // lossless report of one shard of a run (`--shard`), its checks and its layout.
         .target(name: "FetchResults", dependencies: ["FetchCore"]),
+        // `exec:` policies: a policy in any language, a process spoken to in JSON Lines; the
+        // process itself is the caller's (the command line's ProcessPeer).
+        .target(name: "FetchExec", dependencies: ["FetchCore"]),
         // The API's request bodies, decoded and checked into domain values: no HTTP, no I/O.
         .target(name: "FetchAPI", dependencies: ["FetchCore"]),
         // The self-contained HTML report of a bench or a prediction run: charts as SVG, no I/O.
@@ -143,7 +146,7 @@ let package = Package(
         .target(
             name: "FetchCLI",
             dependencies: [
-                "CFetchShims", "FetchBench", "FetchCore", "FetchImport", "FetchReport", "FetchResults",
+                "CFetchShims", "FetchBench", "FetchCore", "FetchExec", "FetchImport", "FetchReport", "FetchResults",
                 "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -154,14 +157,14 @@ let package = Package(
         ),
         .executableTarget(name: "fetchsched", dependencies: ["FetchCLI"]),
         // Log builders, random logs and scripted policies for tests and benchmarks.
-        .target(name: "FetchTesting", dependencies: ["FetchCore"]),
+        .target(name: "FetchTesting", dependencies: ["FetchCore", "FetchExec"]),
         // A fresh database per test on the cluster scripts/pg-cluster.sh starts.
         .target(name: "FetchPostgresTesting", dependencies: [
             "FetchPostgres", .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
-        .testTarget(name: "FetchCoreTests", dependencies: ["FetchBench", "FetchCore", "FetchResults", "FetchTesting"]),
+        .testTarget(name: "FetchCoreTests", dependencies: ["FetchBench", "FetchCore", "FetchExec", "FetchResults", "FetchTesting"]),
         .testTarget(name: "FetchImportTests", dependencies: ["FetchCore", "FetchImport"]),
         .testTarget(name: "FetchStoreTests", dependencies: [
             "FetchBench", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
@@ -178,7 +181,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .testTarget(name: "FetchCLITests", dependencies: [
-            "FetchCLI", "FetchBench", "FetchCore", "FetchImport", "FetchResults",
+            "FetchCLI", "FetchBench", "FetchCore", "FetchExec", "FetchImport", "FetchResults",
             "FetchStorage", "FetchSQLite", "FetchPostgresTesting", "FetchTesting", "fetchsched",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchExec
 import Foundation
 
 /// The other end of an `exec:` policy, in process: it parses every line it is sent as JSON and

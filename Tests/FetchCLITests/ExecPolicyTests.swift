@@ -1,4 +1,5 @@
 import FetchCore
+import FetchExec
 import Foundation
 import Testing
 

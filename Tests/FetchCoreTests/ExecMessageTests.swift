@@ -1,4 +1,5 @@
 import FetchCore
+import FetchExec
 import FetchTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import FetchBench
 import FetchCore
+import FetchExec
 import FetchTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchExec
 import FetchStorage
 import Foundation
 

@@ -99,7 +99,8 @@ public final class ReplayDriver {
     /// ``Replay/retire(_:)``.
     public let retire: (Int32) -> Void
 
-    init<P: FetchPolicy>(_ replay: Replay<P>) {
+    /// A driver of `replay`, for a policy that makes its own (``FetchPolicy/replay(scenario:seed:users:apps:trace:archive:)``).
+    public init<P: FetchPolicy>(_ replay: Replay<P>) {
         policyName = replay.policyName
         consume = { replay.consume($0) }
         retire = { replay.retire($0) }

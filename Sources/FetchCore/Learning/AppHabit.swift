@@ -3,33 +3,33 @@ public struct AppHabit: Sendable, Equatable {
     /// Weighted session-first opens per time-of-week bin (quarter-hour, weekday or weekend).
     public internal(set) var opens = [Float](repeating: 0, count: UsageModel.bins)
     /// The same on each kind of day (`UsageModel.daySums(_:)`: weekdays, weekends).
-    public internal(set) var opensByDay = SIMD2<Float>()
+    package internal(set) var opensByDay = SIMD2<Float>()
     /// Weighted session-first opens, all bins.
-    public internal(set) var sessionOpens: Float = 0
+    package internal(set) var sessionOpens: Float = 0
     /// Weighted opens of any kind (re-opens included).
-    public internal(set) var allOpens: Float = 0
+    package internal(set) var allOpens: Float = 0
     /// Of the session-first opens in sessions that began with screen_on: those that came at
     /// least ``UsageModel/usableLead`` after it (a fetch started at screen_on can finish) …
-    public internal(set) var late: Float = 0
+    package internal(set) var late: Float = 0
     /// … and those that came sooner.
-    public internal(set) var early: Float = 0
+    package internal(set) var early: Float = 0
     /// Weighted plug-ins followed by an open of this app within ``UsageModel/sessionGap``.
-    public internal(set) var afterPlug: Float = 0
+    package internal(set) var afterPlug: Float = 0
     /// The apps opened next (within ten minutes), at most ``UsageModel/maxSuccessors``.
-    public internal(set) var successors: [Successor] = []
-    /// Weighted gaps between consecutive opens, per ``UsageModel/gapBounds`` bucket: how soon
+    package internal(set) var successors: [Successor] = []
+    /// Weighted gaps between consecutive opens, per `gapBounds` bucket: how soon
     /// the app tends to be used again (real use comes in bursts and rhythms). Inline, not an
     /// array: every decision reads it, and an array would cost an allocation per app and a
     /// reference count per read.
     public internal(set) var gaps = SIMD16<Float>()
-    public internal(set) var lastOpen: Int64 = .min
-    public internal(set) var openCount = 0
+    package internal(set) var lastOpen: Int64 = .min
+    package internal(set) var openCount = 0
 
     public init() {}
 
-    public struct Successor: Sendable, Equatable {
+    package struct Successor: Sendable, Equatable {
         public var app: Int32
-        public var weight: Float
+        package var weight: Float
     }
 
     /// Counts `app` as opened next; a full table gives the lightest entry's place to it

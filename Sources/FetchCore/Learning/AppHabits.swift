@@ -9,7 +9,7 @@ public struct AppHabits: Sendable {
 
     public init() {}
 
-    public subscript(id: Int32) -> AppHabit? {
+    package subscript(id: Int32) -> AppHabit? {
         get {
             let i = Int(id)
             return i >= 0 && i < slots.count ? slots[i] : nil
@@ -38,7 +38,7 @@ public struct AppHabits: Sendable {
 
     /// The weighted opens of `id` (0 when it has no habit), read in place: the subscript copies
     /// the habit out, and with it a reference to each of its arrays.
-    public func allOpens(_ id: Int32) -> Float {
+    package func allOpens(_ id: Int32) -> Float {
         let i = Int(id)
         return i >= 0 && i < slots.count ? slots[i]?.allOpens ?? 0 : 0
     }

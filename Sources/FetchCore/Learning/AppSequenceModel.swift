@@ -6,12 +6,12 @@
 /// passing on its escape share (method C: distinct followers over followers plus distinct) to
 /// the shorter ones, and what is left spread over the apps seen. How soon: per app, a histogram
 /// of the time from the cue before its open (the previous open or an unlock, whichever came
-/// later) to the open. Memory is bounded: follower tables keep at most ``maxFollowers`` apps
-/// (space-saving), and at most ``maxContexts`` two-app contexts are kept.
+/// later) to the open. Memory is bounded: follower tables keep at most `maxFollowers` apps
+/// (space-saving), and at most `maxContexts` two-app contexts are kept.
 public struct AppSequenceModel: Sendable {
-    public static let maxOrder = 2
-    public static let maxFollowers = 16
-    public static let maxContexts = 2048
+    package static let maxOrder = 2
+    package static let maxFollowers = 16
+    package static let maxContexts = 2048
     /// Upper edges of the time-till-use bins; the last bin runs to a day.
     static let ttuEdges: [Int64] = [1, 5, 15, 30, 60, 120, 240, 480, 1440].map { $0 * Millis.minute }
 
@@ -24,17 +24,17 @@ public struct AppSequenceModel: Sendable {
     var order0 = FollowerCounts(capacity: 256)
     var apps: [App?] = []
     var order2: [UInt64: FollowerCounts] = [:]
-    public private(set) var appsSeen = 0
+    package private(set) var appsSeen = 0
     /// The last two apps opened, the latest last; -1 where there is none yet.
     var last: (Int32, Int32) = (-1, -1)
     var lastOpen: Int64 = .min
     var lastUnlock: Int64 = .min
     /// Whether the log has shown a screen event: without any, a session's first open stands in
     /// for its unlock.
-    public private(set) var sawScreen = false
+    package private(set) var sawScreen = false
     /// The latest open that began a session in a log without screen events (``UsageModel/sessionGap``
     /// of quiet before it), or `Int64.min`.
-    public private(set) var sessionStart: Int64 = .min
+    package private(set) var sessionStart: Int64 = .min
 
     public init() {}
 
@@ -81,7 +81,7 @@ public struct AppSequenceModel: Sendable {
     static func key(_ a: Int32, _ b: Int32) -> UInt64 { UInt64(UInt32(bitPattern: a)) << 32 | UInt64(UInt32(bitPattern: b)) }
 
     /// The chance that `app` is the next app opened, blended over the contexts seen.
-    public func nextChance(_ app: Int32) -> Double {
+    package func nextChance(_ app: Int32) -> Double {
         var p = 0.0, weight = 1.0
         // Longest context first; a function rather than an array of the tables, which would
         // allocate at every app asked about.
@@ -100,7 +100,7 @@ public struct AppSequenceModel: Sendable {
     /// The chance that an open of `app` that is to come comes within `span` of `now`, given
     /// that it has not come since the last cue: from its time-till-use histogram, read linearly
     /// within a bin. One when the app has no history of timing (the sequence alone decides).
-    public func withinChance(_ app: Int32, now: Int64, span: Int64) -> Double {
+    package func withinChance(_ app: Int32, now: Int64, span: Int64) -> Double {
         guard Int(app) >= 0, Int(app) < apps.count, let a = apps[Int(app)], a.ttuTotal > 0 else { return 1 }
         let cue = max(lastOpen, lastUnlock)
         let elapsed = cue == .min ? 0 : max(0, now - cue)

@@ -1,6 +1,6 @@
 /// A set of time-of-week bins (``UsageModel/bins`` of them), one bit each, held inline: no
 /// allocation, and a copy of the model copies it in one move.
-public struct BinSet: Sendable, Equatable {
+package struct BinSet: Sendable, Equatable {
     private var words = SIMD4<UInt64>()
 
     public init() {}

@@ -5,7 +5,7 @@
 public struct FollowerCounts: Sendable, Equatable {
     public private(set) var entries: [Entry] = []
     /// Everything counted, including what fell out of the table.
-    public private(set) var total: Int32 = 0
+    package private(set) var total: Int32 = 0
     let capacity: Int
 
     public struct Entry: Sendable, Equatable {
@@ -33,7 +33,7 @@ public struct FollowerCounts: Sendable, Equatable {
     }
 
     /// The number of different followers kept.
-    public var distinct: Int { entries.count }
+    package var distinct: Int { entries.count }
 
     /// Bytes the table holds, counted by element.
     public var bytes: Int { entries.count * MemoryLayout<Entry>.stride + 16 }

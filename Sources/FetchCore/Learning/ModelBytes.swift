@@ -53,9 +53,9 @@ struct ModelReader {
     }
 }
 
-public enum ModelBytes {
+package enum ModelBytes {
     /// Stored model bytes that cannot be read back.
-    public struct Corrupt: Error {}
+    package struct Corrupt: Error {}
     /// The format's version, first in every record.
     static let version: Int64 = 5
 }

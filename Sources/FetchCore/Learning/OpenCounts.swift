@@ -2,31 +2,31 @@
 /// decay, no model (``CountsPolicy``).
 ///
 /// Per app: the days with an open in each quarter-hour of the local day, the apps opened next
-/// within ``successorWindow`` after it, and the unlocks (screen_on) followed by an open of it
-/// within ``followWindow``. Per user: the local days observed and the unlocks. A chance is a
+/// within `successorWindow` after it, and the unlocks (screen_on) followed by an open of it
+/// within `followWindow`. Per user: the local days observed and the unlocks. A chance is a
 /// count over how often it could have happened, plus one (so one lucky event is not certainty).
 public struct OpenCounts: Sendable {
-    public static let slotsPerDay = 96
-    public static let slotLength: Int64 = 15 * Millis.minute
+    package static let slotsPerDay = 96
+    package static let slotLength: Int64 = 15 * Millis.minute
     /// How soon after an open the next app must come to count as its successor.
-    public static let successorWindow: Int64 = 10 * Millis.minute
+    package static let successorWindow: Int64 = 10 * Millis.minute
     /// How soon after a screen_on an open must come to count as following the unlock.
-    public static let followWindow: Int64 = 5 * Millis.minute
+    package static let followWindow: Int64 = 5 * Millis.minute
     /// The successors kept per app (space-saving: a full table gives its lightest place away).
-    public static let maxSuccessors = 16
+    package static let maxSuccessors = 16
     /// How long after a screen_on an open must come for a fetch started then to have finished.
-    public static let usableLead: Int64 = 5 * Millis.second
+    package static let usableLead: Int64 = 5 * Millis.second
 
     /// What the tables hold for one app.
     public struct App: Sendable {
         /// Days with an open in each quarter-hour of the local day.
-        public internal(set) var slots = [Int32](repeating: 0, count: OpenCounts.slotsPerDay)
+        package internal(set) var slots = [Int32](repeating: 0, count: OpenCounts.slotsPerDay)
         /// Opens of the app.
         public internal(set) var opens: Int32 = 0
         /// Unlocks followed by an open of the app.
-        public internal(set) var afterUnlock: Int32 = 0
+        package internal(set) var afterUnlock: Int32 = 0
         /// The apps opened next, with how often.
-        public internal(set) var successors = FollowerCounts(capacity: OpenCounts.maxSuccessors)
+        package internal(set) var successors = FollowerCounts(capacity: OpenCounts.maxSuccessors)
         /// The quarter-hours of the current day already counted (a bit each).
         var counted: (UInt64, UInt64) = (0, 0)
         var countedDay: Int64 = .min
@@ -37,9 +37,9 @@ public struct OpenCounts: Sendable {
     public internal(set) var apps: [App?] = []
     /// Local days with at least one event.
     public internal(set) var days: Int32 = 0
-    public internal(set) var unlocks: Int32 = 0
+    package internal(set) var unlocks: Int32 = 0
     /// Opens of every app.
-    public internal(set) var totalOpens: Int32 = 0
+    package internal(set) var totalOpens: Int32 = 0
     var day: Int64 = .min
     var lastUnlock: Int64 = .min
     var unlockApps: [Int32] = []
@@ -48,7 +48,7 @@ public struct OpenCounts: Sendable {
 
     public init() {}
 
-    public subscript(app: Int32) -> App? {
+    package subscript(app: Int32) -> App? {
         Int(app) >= 0 && Int(app) < apps.count ? apps[Int(app)] : nil
     }
 
@@ -102,7 +102,7 @@ public struct OpenCounts: Sendable {
 
     /// Chance that `app` is opened within `[t, t + span)`: for each quarter-hour the stretch
     /// covers, the share of days with an open there, spread evenly over it.
-    public func slotChance(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int) -> Double {
+    package func slotChance(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int) -> Double {
         guard let a = self[app] else { return 0 }
         var none = 1.0, start = t
         let end = t + span, offset = Int64(offsetMinutes) * Millis.minute
@@ -117,13 +117,13 @@ public struct OpenCounts: Sendable {
     }
 
     /// Chance that `next` is the next app opened after an open of `app`.
-    public func successorChance(_ next: Int32, after app: Int32) -> Double {
+    package func successorChance(_ next: Int32, after app: Int32) -> Double {
         guard let a = self[app] else { return 0 }
         return Double(a.successors.count(of: next)) / Double(a.opens + 1)
     }
 
     /// Chance that an unlock is followed by an open of `app`.
-    public func unlockChance(_ app: Int32) -> Double {
+    package func unlockChance(_ app: Int32) -> Double {
         guard let a = self[app] else { return 0 }
         return Double(a.afterUnlock) / Double(unlocks + 1)
     }

@@ -8,13 +8,13 @@ extension UsageModel {
     /// Probability that a session starting at `t` includes an open of `app`: the app's share of
     /// sessions in this time-of-week bin, shrunk toward its share over all bins; `smoothed`,
     /// with the bin read together with the one before it (`kernelSum`).
-    public func sessionProbability(_ app: Int32, at t: Int64, offsetMinutes: Int, smoothed: Bool = false) -> Double {
+    package func sessionProbability(_ app: Int32, at t: Int64, offsetMinutes: Int, smoothed: Bool = false) -> Double {
         sessionProbability(app, in: sessionReading(at: t, offsetMinutes: offsetMinutes, smoothed: smoothed))
     }
 
     /// The user's side of ``sessionProbability(_:at:offsetMinutes:smoothed:)`` at one moment, the
     /// same for every app: read once for the apps of a decision.
-    public struct SessionReading: Sendable {
+    package struct SessionReading: Sendable {
         let time: Int64
         let events: Int
         let smoothed: Bool
@@ -24,14 +24,14 @@ extension UsageModel {
     }
 
     /// The session reading at `t` (``SessionReading``), of the model as it is now.
-    public func sessionReading(at t: Int64, offsetMinutes: Int, smoothed: Bool) -> SessionReading {
+    package func sessionReading(at t: Int64, offsetMinutes: Int, smoothed: Bool) -> SessionReading {
         let b = Self.bin(slot: Self.slot(t - Self.prefetchLead, offsetMinutes: offsetMinutes))
         return SessionReading(time: t, events: events, smoothed: smoothed, bin: b, priorWeight: Double(Self.priorDays * currentWeight(at: t)),
                               started: Self.count(sessions, b, smoothed: smoothed))
     }
 
     /// ``sessionProbability(_:at:offsetMinutes:smoothed:)`` from a reading of this model at the moment.
-    public func sessionProbability(_ app: Int32, in r: SessionReading) -> Double {
+    package func sessionProbability(_ app: Int32, in r: SessionReading) -> Double {
         guard let h = apps[app], sessionTotal > 0 else { return 0 }
         let prior = Double(h.sessionOpens / sessionTotal)
         let opens = Self.count(h.opens, r.bin, smoothed: r.smoothed)
@@ -40,26 +40,26 @@ extension UsageModel {
 
     /// Share of the app's screen-started session opens that come late enough after screen_on
     /// for a fetch started then to finish; 0.5 before any evidence.
-    public func lateShare(_ app: Int32) -> Double {
+    package func lateShare(_ app: Int32) -> Double {
         guard let h = apps[app] else { return 0.5 }
         return (Double(h.late) + 0.5) / (Double(h.late + h.early) + 1)
     }
 
     /// Probability that `app` is opened within ``sessionGap`` after the charger is plugged in.
-    public func plugProbability(_ app: Int32) -> Double {
+    package func plugProbability(_ app: Int32) -> Double {
         guard plugs > 0, let h = apps[app] else { return 0 }
         return min(1, Double(h.afterPlug / plugs))
     }
 
     /// Whether this user's log shows screen events (then screen_on is the cheap moment to fetch).
-    public var hasScreenEvents: Bool { screenSessions > 0 }
+    package var hasScreenEvents: Bool { screenSessions > 0 }
 
     /// Whether an open at `t` began a session with no screen_on before it: the open that stands
     /// for an unlock the log did not record.
-    public func opensSession(at t: Int64) -> Bool { sessionStart == t && !sessionByScreen }
+    package func opensSession(at t: Int64) -> Bool { sessionStart == t && !sessionByScreen }
 
     /// Probability that `next` is the next app opened after `app`, within ten minutes.
-    public func successorProbability(_ next: Int32, after app: Int32) -> Double {
+    package func successorProbability(_ next: Int32, after app: Int32) -> Double {
         guard let h = apps[app], h.allOpens > 0,
               let s = h.successors.first(where: { $0.app == next }) else { return 0 }
         return min(1, Double(s.weight / h.allOpens))
@@ -69,7 +69,7 @@ extension UsageModel {
     /// since its last open: the share of its past gaps between opens that ended in that stretch
     /// of time since the last open, among those that lasted at least until `t`, each bucket's
     /// gaps spread evenly over it. A little prior keeps an app with few gaps from certainty.
-    public func reopenProbability(_ app: Int32, at t: Int64, within span: Int64) -> Double {
+    package func reopenProbability(_ app: Int32, at t: Int64, within span: Int64) -> Double {
         reopenRhythm(app, at: t, span: span)?.chance ?? 0
     }
 
@@ -94,28 +94,28 @@ extension UsageModel {
     /// user opens no app (in the bin or the one before), the chance stays 0
     /// (``anyOpens(from:span:offsetMinutes:)``). A decision that weighs every app reads the
     /// user's side once: ``stretch(from:span:offsetMinutes:smoothed:)``, then ``openProbability(_:over:)``.
-    public func openProbability(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int, smoothed: Bool = false) -> Double {
+    package func openProbability(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int, smoothed: Bool = false) -> Double {
         openProbability(app, over: stretch(from: t, span: span, offsetMinutes: offsetMinutes, smoothed: smoothed))
     }
 
     /// Whether some app has opens in a bin that `[t, t + span)` covers, or in the bin before one
     /// (which the smoothed ``openProbability(_:from:span:offsetMinutes:smoothed:)`` reads too):
     /// when not, every app's chance of an open there is 0, smoothed or not.
-    public func anyOpens(from t: Int64, span: Int64, offsetMinutes: Int) -> Bool {
+    package func anyOpens(from t: Int64, span: Int64, offsetMinutes: Int) -> Bool {
         stretch(from: t, span: span, offsetMinutes: offsetMinutes, smoothed: false).anyActive
     }
 
     /// The share of the day's sessions that usually come before `t` (local time), for pacing:
     /// from the days before today (today's own sessions would make the morning look heavier),
     /// from the other kind of day when this kind has none yet, else from the clock.
-    public func demandElapsed(at t: Int64, offsetMinutes: Int) -> Double {
+    package func demandElapsed(at t: Int64, offsetMinutes: Int) -> Double {
         var cache = DemandCache()
         return demandElapsed(at: t, offsetMinutes: offsetMinutes, cache: &cache)
     }
 
     /// ``demandElapsed(at:offsetMinutes:)`` with the day's running sums kept in `cache` until
     /// the model changes: a decision asks at every tick, and a day has 96 bins to add up.
-    public func demandElapsed(at t: Int64, offsetMinutes: Int, cache: inout DemandCache) -> Double {
+    package func demandElapsed(at t: Int64, offsetMinutes: Int, cache: inout DemandCache) -> Double {
         let slot = Self.slot(t, offsetMinutes: offsetMinutes)
         let inDay = Int(LocalTime.floorMod(slot, Int64(Self.binsPerDay)))
         let own = Self.bin(slot: slot) - inDay
@@ -148,7 +148,7 @@ extension UsageModel {
 /// Running sums of sessions per bin of each day type, valid while the model is unchanged: the
 /// key holds the model's ``UsageModel/sessionsRevision``, which every change to the sums moves (see
 /// ``UsageModel/demandElapsed(at:offsetMinutes:cache:)``). Keep one cache per model.
-public struct DemandCache: Sendable {
+package struct DemandCache: Sendable {
     struct Key: Equatable {
         var revision: Int
         var todayIndex: Int64

@@ -39,7 +39,7 @@ extension UsageModel {
     }
 
     /// A model from its records; `appID` interns app names in the run's table.
-    public init(user: [UInt8], apps: [(name: String, bytes: [UInt8])], appID: (String) -> Int32) throws(ModelBytes.Corrupt) {
+    package init(user: [UInt8], apps: [(name: String, bytes: [UInt8])], appID: (String) -> Int32) throws(ModelBytes.Corrupt) {
         var r = ModelReader(user)
         guard try r.int() == ModelBytes.version else { throw ModelBytes.Corrupt() }
         sessions = try r.floats(count: Self.bins)

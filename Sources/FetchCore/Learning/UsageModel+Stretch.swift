@@ -4,7 +4,7 @@ extension UsageModel {
     /// there, the share of them in which a session started, and whether any app has opens there.
     /// A decision that weighs every app reads it once (``stretch(from:span:offsetMinutes:smoothed:)``),
     /// then each app's chance over it (``openProbability(_:over:)``).
-    public struct Stretch: Sendable {
+    package struct Stretch: Sendable {
         struct Bin: Sendable {
             var bin: Int
             /// How much of the bin the stretch covers.
@@ -23,7 +23,7 @@ extension UsageModel {
         let priorWeight: Float
         /// Whether some bin the stretch covers, observed or not, is one where an app has opens
         /// (or the bin before is): when not, every app's chance over it is 0, smoothed or not.
-        public internal(set) var anyActive = false
+        package internal(set) var anyActive = false
         /// The first three bins inline (a stretch of a quarter-hour, the default tick, covers at most
         /// two, one of half an hour, the learned model's window, three), the rest in an array: a
         /// decision at every tick reads one, for every app where the learned model weighs, and
@@ -61,7 +61,7 @@ extension UsageModel {
 
     /// The user's side of the time-of-week reading of `[t, t + span)` (``Stretch``); `smoothed`,
     /// as the adaptive policy reads it (``openProbability(_:from:span:offsetMinutes:smoothed:)``).
-    public func stretch(from t: Int64, span: Int64, offsetMinutes: Int, smoothed: Bool) -> Stretch {
+    package func stretch(from t: Int64, span: Int64, offsetMinutes: Int, smoothed: Bool) -> Stretch {
         var s = Stretch(smoothed: smoothed, priorWeight: smoothed ? Self.priorDays * currentWeight(at: t) : 0)
         Self.forEachBin(from: t, span: span, offsetMinutes: offsetMinutes) { b, piece in
             let active = binsWithOpens.contains(b) || binsWithOpens.contains(Self.before(b))
@@ -78,7 +78,7 @@ extension UsageModel {
     /// The chance of a session-first open of `app` within the stretch `s` was read over
     /// (``openProbability(_:from:span:offsetMinutes:smoothed:)``, which says how).
     @inline(__always)
-    public func openProbability(_ app: Int32, over s: Stretch) -> Double {
+    package func openProbability(_ app: Int32, over s: Stretch) -> Double {
         guard let h = apps[app] else { return 0 }
         var none = 1.0
         s.forEach { x in

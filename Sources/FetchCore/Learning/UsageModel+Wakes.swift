@@ -2,18 +2,18 @@
 /// come within a span: its chance, and the times by which a quarter, a half and three quarters
 /// of that chance have come (so "usually within `median`", and likeliest between `early` and
 /// `late`). Times are milliseconds after the span's start.
-public struct WakeForecast: Sendable, Equatable {
-    public var chance: Double
-    public var early: Int64
-    public var median: Int64
-    public var late: Int64
+package struct WakeForecast: Sendable, Equatable {
+    package var chance: Double
+    package var early: Int64
+    package var median: Int64
+    package var late: Int64
 }
 
 extension UsageModel {
     /// The next screen_on within `(t, t + span]`, from the user's own sessions per quarter-hour
     /// of the week, bin by bin (sessions per observed quarter-hour, times the share of sessions
     /// that began with screen_on); nil for a user without screen events.
-    public func screenOnForecast(from t: Int64, span: Int64, offsetMinutes: Int) -> WakeForecast? {
+    package func screenOnForecast(from t: Int64, span: Int64, offsetMinutes: Int) -> WakeForecast? {
         guard hasScreenEvents, sessionTotal > 0 else { return nil }
         // Sessions are binned at their start less the prefetch lead (see ``startSession``).
         return Self.forecast(counts: sessions, exposure: exposure, share: Double(screenSessions / sessionTotal),
@@ -22,7 +22,7 @@ extension UsageModel {
 
     /// The next plug-in within `(t, t + span]`, from the user's plug-ins per quarter-hour of the
     /// week; nil for a user whose log shows none.
-    public func plugForecast(from t: Int64, span: Int64, offsetMinutes: Int) -> WakeForecast? {
+    package func plugForecast(from t: Int64, span: Int64, offsetMinutes: Int) -> WakeForecast? {
         guard plugs > 0 else { return nil }
         return Self.forecast(counts: plugBins, exposure: exposure, share: 1, shift: 0, from: t, span: span,
                              offsetMinutes: offsetMinutes)
@@ -30,7 +30,7 @@ extension UsageModel {
 
     /// The next open of `app` within `(t, t + span]`, from its re-open rhythm
     /// (``reopenProbability(_:at:within:)``); nil before its first open or when none is likely.
-    public func openForecast(_ app: Int32, from t: Int64, span: Int64) -> WakeForecast? {
+    package func openForecast(_ app: Int32, from t: Int64, span: Int64) -> WakeForecast? {
         guard let rhythm = reopenRhythm(app, at: t, span: span) else { return nil }
         let chance = rhythm.chance
         guard chance > 0 else { return nil }

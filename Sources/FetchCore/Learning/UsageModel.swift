@@ -14,23 +14,23 @@ import Darwin
 /// event, new observations weigh 2^(t/halfLife) more: every estimate is a ratio, so this is the
 /// same as decaying old ones, at O(1) per event (counts are rescaled before they overflow).
 public struct UsageModel: Sendable, Equatable {
-    public static let bins = 192
+    package static let bins = 192
     public static let binsPerDay = 96
     public static let binLength: Int64 = 15 * Millis.minute
-    public static let halfLife: Int64 = 5 * Millis.day
+    package static let halfLife: Int64 = 5 * Millis.day
     /// Opens further apart than this, with no screen_on between, start a new session.
-    public static let sessionGap: Int64 = 5 * Millis.minute
+    package static let sessionGap: Int64 = 5 * Millis.minute
     /// How long after screen_on an open must come for a fetch started at screen_on to help.
-    public static let usableLead: Int64 = 5 * Millis.second
-    public static let successorWindow: Int64 = 10 * Millis.minute
+    package static let usableLead: Int64 = 5 * Millis.second
+    package static let successorWindow: Int64 = 10 * Millis.minute
     /// Opens (and sessions) are binned at the moment a prefetch for them would start, this much
     /// earlier, so that the quarter-hour bins line up with "fetch now for the opens just ahead".
-    public static let prefetchLead: Int64 = 2 * Millis.minute
-    public static let maxSuccessors = 6
+    package static let prefetchLead: Int64 = 2 * Millis.minute
+    package static let maxSuccessors = 6
     /// The upper ends of the buckets of gaps between an app's opens, in minutes; the last
     /// bucket holds every longer gap and is read as spread over the two days after its start.
-    public static let gapBounds: SIMD16<Float> = [5, 15, 30, 45, 60, 90, 120, 180, 240, 360, 480, 720, 1080, 1440, 2880, 5760]
-    public static let maxRecentOpens = 8
+    package static let gapBounds: SIMD16<Float> = [5, 15, 30, 45, 60, 90, 120, 180, 240, 360, 480, 720, 1080, 1440, 2880, 5760]
+    package static let maxRecentOpens = 8
 
     struct RecentOpen: Sendable, Equatable {
         var app: Int32
@@ -43,34 +43,34 @@ public struct UsageModel: Sendable, Equatable {
     /// that ``openProbability(_:from:span:offsetMinutes:smoothed:)`` is 0 for every app without
     /// asking each one (``anyOpens(from:span:offsetMinutes:)``). Kept as opens are counted,
     /// rescaled and read back.
-    public internal(set) var binsWithOpens = BinSet()
+    package internal(set) var binsWithOpens = BinSet()
     /// Weighted session starts per bin …
-    public internal(set) var sessions = [Float](repeating: 0, count: bins)
+    package internal(set) var sessions = [Float](repeating: 0, count: bins)
     /// … and in all (kept, not summed, because every decision asks for it) …
-    public internal(set) var sessionTotal: Float = 0
+    package internal(set) var sessionTotal: Float = 0
     /// … and on each kind of day (`daySums(_:)`: weekdays, weekends), summed again whenever a bin
     /// changes, as a tick asks for it for every app.
-    public internal(set) var sessionsByDay = SIMD2<Float>()
+    package internal(set) var sessionsByDay = SIMD2<Float>()
     /// Weighted quarter-hours observed per bin.
-    public internal(set) var exposure = [Float](repeating: 0, count: bins)
+    package internal(set) var exposure = [Float](repeating: 0, count: bins)
     /// The sessions of the current local day, per quarter-hour, so that pacing can judge today
     /// by the days before it.
     public internal(set) var today = [Float](repeating: 0, count: binsPerDay)
     var todayIndex: Int64 = .min
     /// Weighted plug-ins (charger connected) …
-    public internal(set) var plugs: Float = 0
+    package internal(set) var plugs: Float = 0
     /// … and per bin, for when the next one is likely (``plugForecast(from:span:offsetMinutes:)``).
-    public internal(set) var plugBins = [Float](repeating: 0, count: bins)
+    package internal(set) var plugBins = [Float](repeating: 0, count: bins)
     var lastPlug: Int64 = .min
     var appsAfterPlug: [Int32] = []
     /// Weighted sessions that began with screen_on.
-    public internal(set) var screenSessions: Float = 0
-    public internal(set) var sessionStart: Int64 = .min
-    public internal(set) var sessionByScreen = false
+    package internal(set) var screenSessions: Float = 0
+    package internal(set) var sessionStart: Int64 = .min
+    package internal(set) var sessionByScreen = false
     public internal(set) var events = 0
     /// The event count when `sessions` or `today` last changed: caches of sums over them (see
     /// ``DemandCache``) stay valid while it does not move.
-    public internal(set) var sessionsRevision = 0
+    package internal(set) var sessionsRevision = 0
     var reference: Int64 = .min
     var lastSlot: Int64 = .min
     var sessionApps: [Int32] = []
@@ -84,7 +84,7 @@ public struct UsageModel: Sendable, Equatable {
 
     /// The time-of-week bin of local quarter-hour number `slot` (since 1970-01-01 local).
     @inlinable
-    public static func bin(slot: Int64) -> Int {
+    package static func bin(slot: Int64) -> Int {
         let day = LocalTime.floorDiv(slot, Int64(binsPerDay))
         return (LocalTime.weekday(ofDay: day) >= 5 ? binsPerDay : 0) + Int(LocalTime.floorMod(slot, Int64(binsPerDay)))
     }
@@ -119,7 +119,7 @@ public struct UsageModel: Sendable, Equatable {
 
     /// The local quarter-hour number of `t`.
     @inlinable
-    public static func slot(_ t: Int64, offsetMinutes: Int) -> Int64 {
+    package static func slot(_ t: Int64, offsetMinutes: Int) -> Int64 {
         LocalTime.floorDiv(t + Int64(offsetMinutes) * Millis.minute, binLength)
     }
 
@@ -136,7 +136,7 @@ public struct UsageModel: Sendable, Equatable {
     }
 
     /// The weight of an observation made now, for comparing estimates with priors.
-    public func currentWeight(at t: Int64) -> Float {
+    package func currentWeight(at t: Int64) -> Float {
         reference == .min ? 1 : Float(exp2(Double(t - reference) / Double(Self.halfLife)))
     }
 

@@ -1,6 +1,6 @@
 /// The one way a CSV field is written: reports, `replay --trace` and `import` all use it, so a
 /// name holding a comma, a quote or a line break reads back as the same name.
-public enum CSVField {
+package enum CSVField {
     /// `text` quoted when it must be (a comma, a quote, a line break, or space at either end),
     /// with its quotes doubled; as it is otherwise.
     public static func text(_ text: String) -> String {

@@ -32,7 +32,7 @@ public final class NameTable {
         return id
     }
 
-    public func existingID(_ name: String) -> Int32? { ids[name] }
+    package func existingID(_ name: String) -> Int32? { ids[name] }
 
     /// The id of a name given as UTF-8 bytes, if it has one.
     ///
@@ -40,7 +40,7 @@ public final class NameTable {
     /// the name's own bytes: Swift's strings compare by canonical equivalence, so `josé`
     /// decomposed would find `josé` composed, and must instead go to the caller's checks (which
     /// refuse it) as a name not met before.
-    public func existingID(bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+    package func existingID(bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
         if let id = spellings.find(bytes) { return id }
         guard let id = ids[String(decoding: bytes, as: UTF8.self)], names[Int(id)].utf8.elementsEqual(bytes) else { return nil }
         spellings.insert(bytes, id: id)

@@ -6,11 +6,11 @@ public enum RowProblemKind: String, CaseIterable, Sendable {
 /// A rejected log row: the kind of problem and a sentence saying what is wrong.
 public struct RowProblem: Error, Sendable {
     public var kind: RowProblemKind
-    public var message: String
+    package var message: String
     /// The row field at fault (`timestamp`, `user`, `app`, `event`, `value`), when one is.
     public var field: String?
 
-    public init(_ kind: RowProblemKind, _ message: String, field: String? = nil) {
+    package init(_ kind: RowProblemKind, _ message: String, field: String? = nil) {
         self.kind = kind
         self.message = message
         self.field = field
@@ -18,7 +18,7 @@ public struct RowProblem: Error, Sendable {
 }
 
 /// A log that cannot be read, at a file and line.
-public struct LogError: Error, CustomStringConvertible, Sendable {
+package struct LogError: Error, CustomStringConvertible, Sendable {
     public var file: String
     public var line: Int
     public var problem: RowProblem

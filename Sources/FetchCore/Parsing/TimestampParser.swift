@@ -7,7 +7,7 @@ public enum TimestampParser {
     public struct Parsed: Sendable {
         public var millis: Int64
         public var offsetMinutes: Int16
-        public var unixForm: Bool
+        package var unixForm: Bool
     }
 
     /// Parses a timestamp given as text (a command-line option, a request field).

@@ -19,7 +19,7 @@ extension UsageEventBatches {
 public struct SourceBatches<Base: UsageEventSource>: UsageEventBatches {
     /// The events a batch holds at most.
     public static var size: Int { 8192 }
-    public var base: Base
+    package var base: Base
 
     public init(_ base: Base) { self.base = base }
 

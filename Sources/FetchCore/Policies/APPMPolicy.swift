@@ -3,18 +3,18 @@
 ///
 /// At each unlock it fetches, in parallel, the `apps` apps its predictor ranks first
 /// (``AppSequenceModel``: which app comes next by prediction by partial match over the app
-/// sequence, times the chance its open comes within ``sessionSpan``), among those whose content
+/// sequence, times the chance its open comes within `sessionSpan`), among those whose content
 /// would be stale. In a log without screen events the first open of a session stands in for
 /// the unlock. It does nothing at ticks, opens within a session or plug-ins: the paper
 /// prefetches at unlock only. The engine's rules and budgets hold as for every policy.
 public struct APPMPolicy: FetchPolicy {
     /// How many apps it prefetches at an unlock: its knob.
     public var apps: Int
-    public var label: String
+    package var label: String
     /// How soon after the unlock an open must come for the prefetch to serve it.
-    public static let sessionSpan: Int64 = 10 * Millis.minute
+    package static let sessionSpan: Int64 = 10 * Millis.minute
     /// The most apps a name may ask for.
-    public static let maxApps = 16
+    package static let maxApps = 16
 
     public init(apps: Int = 3, label: String = "appm") {
         self.apps = max(1, min(apps, Self.maxApps))
@@ -56,7 +56,7 @@ public struct APPMPolicy: FetchPolicy {
     }
 
     /// APPM's chance that `app` is the next app opened and comes within `span` of `now`.
-    public static func chance(of app: Int32, now: Int64, span: Int64, model: AppSequenceModel) -> Double {
+    package static func chance(of app: Int32, now: Int64, span: Int64, model: AppSequenceModel) -> Double {
         model.nextChance(app) * model.withinChance(app, now: now, span: span)
     }
 }

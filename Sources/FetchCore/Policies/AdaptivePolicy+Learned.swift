@@ -24,7 +24,7 @@ extension AdaptivePolicy {
         return Self.worth(value * calibration, bar: bar) ? value : nil
     }
 
-    /// With ``population``, the learned model starts from the user's prior there.
+    /// With `population`, the learned model starts from the user's prior there.
     public func makeState(userHash: UInt64) -> UserState {
         var state = makeState()
         if learns, let prior = population?[userHash] { state.learner = OpenLearner(prior: prior) }

@@ -59,7 +59,7 @@ extension AdaptivePolicy {
     /// window in which an open would be stale.
     /// `stretch`, when given, is the model's time of week over `[m.time, m.time + window)`, and
     /// `session` its sessions at `m.time` (smoothed), each read once for every app of a moment.
-    public static func predictedChance(_ app: Int32, at m: PredictionMoment, model: UsageModel, staleShare: Double,
+    package static func predictedChance(_ app: Int32, at m: PredictionMoment, model: UsageModel, staleShare: Double,
                                        window: Int64, stretch: UsageModel.Stretch? = nil,
                                        session: UsageModel.SessionReading? = nil) -> Double {
         guard model.sessionTotal > 0 else { return 0 }

@@ -66,19 +66,19 @@ public struct AdaptivePolicy: FetchPolicy {
     }
 
     /// Expected rescues per joule below which no fetch is worth it; nil for the scenario's.
-    public var minRescuesPerJoule: Double?
+    package var minRescuesPerJoule: Double?
     /// Price of a cellular megabyte, in joules, at an even pace.
-    public var megabytePrice: Double
+    package var megabytePrice: Double
 
     /// Whether the chance of an open comes from the learned model (``OpenLearner``) rather
     /// than from the habits' signal for the moment, sharpened by the re-open rhythm.
     public var learns: Bool
     /// Where the learned model of each user starts, when not from the shipped
     /// ``LogisticLearner/policyPrior``: a prior fitted on the other users of the population.
-    public var population: PopulationPriors?
+    package var population: PopulationPriors?
     /// The share of the daily budget to aim at, nil for none: the dual price and the day's pace
     /// then steer spending toward it, below the minimum price too.
-    public var budgetShare: Double?
+    package var budgetShare: Double?
 
     public init(minRescuesPerJoule: Double? = nil, megabytePrice: Double = 2, learns: Bool = false, budgetShare: Double? = nil,
                 label: String = "adaptive-v1") {
@@ -90,7 +90,7 @@ public struct AdaptivePolicy: FetchPolicy {
     }
 
     /// The name in reports: `adaptive-v1`, or `adaptive-v1:<minimum>` with a minimum of its own.
-    public var label: String
+    package var label: String
     public var name: String { label }
     public static var observesEvents: Bool { true }
     public func makeState() -> UserState {

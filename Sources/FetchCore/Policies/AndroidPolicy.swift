@@ -15,7 +15,7 @@
 /// frequent, else rare; on battery, a job runs at most once per 15 minutes, 2 hours, 8 hours or
 /// 24 hours by bucket. With the screen off for 30 minutes or more and no charger, the device
 /// dozes and jobs wait for the hourly maintenance window, where all due jobs run together.
-public struct AndroidPolicy: FetchPolicy {
+package struct AndroidPolicy: FetchPolicy {
     public init() {}
 
     public var name: String { "android" }

@@ -18,19 +18,19 @@ import DequeModule
 /// estimate crosses the threshold, where the rule lets it. What this models is the rule alone:
 /// no standby buckets or Doze (`android` models those), and the app is taken to be in the
 /// background at every tick. docs/policies.md lists each place the model had to choose.
-public struct AndroidPrefetchPolicy: FetchPolicy {
+package struct AndroidPrefetchPolicy: FetchPolicy {
     /// How far ahead an estimated launch lets the job run (`android-prefetch:<threshold>`).
     public let threshold: Int64
     public let name: String
 
     /// Later releases' threshold.
-    public static let defaultThreshold = Millis.hour
+    package static let defaultThreshold = Millis.hour
     /// How much of the threshold an estimate must clear (`pc_launch_time_allowance_ms`): 30
     /// minutes as in later releases; half a threshold below 1 hour, which AOSP does not allow
     /// (it clamps the threshold to at least 1 hour), so that a sweep's short thresholds mean something.
-    public static func allowance(threshold: Int64) -> Int64 { min(30 * Millis.minute, threshold / 2) }
+    package static func allowance(threshold: Int64) -> Int64 { min(30 * Millis.minute, threshold / 2) }
     /// How far back the estimator reads launches, and how far ahead it puts the next one.
-    public static let week = 7 * Millis.day
+    package static let week = 7 * Millis.day
 
     public init(threshold: Int64 = AndroidPrefetchPolicy.defaultThreshold, name: String = "android-prefetch") {
         self.threshold = threshold
@@ -39,7 +39,7 @@ public struct AndroidPrefetchPolicy: FetchPolicy {
 
     /// One app's launches of the past week, oldest first, and its estimate while it holds (nil
     /// before the first, once it has passed, and while it is unknown).
-    public struct AppLaunches: Sendable {
+    package struct AppLaunches: Sendable {
         var launches = Deque<Int64>()
         var estimate: Int64?
     }
@@ -59,7 +59,7 @@ public struct AndroidPrefetchPolicy: FetchPolicy {
     /// The estimator: the first launch of the week before `now` a week later (a day later when
     /// the earliest is under a day old) that lies ahead of `now`; nil with none (AOSP's
     /// "unknown", a year ahead). Launches older than the week are dropped.
-    public static func estimate(_ launches: inout Deque<Int64>, now: Int64) -> Int64? {
+    package static func estimate(_ launches: inout Deque<Int64>, now: Int64) -> Int64? {
         while let first = launches.first, first < now - week { launches.removeFirst() }
         guard let first = launches.first else { return nil }
         let ahead = now - first > Millis.day ? week : Millis.day

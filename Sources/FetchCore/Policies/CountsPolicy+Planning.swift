@@ -2,12 +2,12 @@ extension CountsPolicy: PlanningPolicy {
     /// How the counting baseline weighs one app at one decision point: the counted chance, the
     /// chance the content is stale, the threshold, and the fetch's cost.
     public struct Assessment: Sendable, Equatable {
-        public var chance: Double
-        public var stale: Double
+        package var chance: Double
+        package var stale: Double
         public var threshold: Double
-        public var costJoules: Double
+        package var costJoules: Double
         /// Why the app is not weighed at all, when it is not.
-        public var unneeded: FetchNeed?
+        package var unneeded: FetchNeed?
 
         public var fetch: Bool { unneeded == nil && chance * stale >= threshold }
     }

@@ -9,7 +9,7 @@
 /// No weights, no decay, no pricing, no pacing; the engine's rules and budgets still hold.
 public struct CountsPolicy: CountingPolicy {
     public var threshold: Double
-    public var label: String
+    package var label: String
 
     public init(threshold: Double = 0.2, label: String = "counts") {
         self.threshold = threshold
@@ -53,7 +53,7 @@ public struct CountsPolicy: CountingPolicy {
 
     /// The counted chance of an open of `app` soon after `point`: the successor count at an
     /// open, the unlock count at a screen_on, the time-of-day count otherwise.
-    public static func chance(of app: Int32, at point: DecisionPoint, now: Int64, span: Int64, offsetMinutes: Int,
+    package static func chance(of app: Int32, at point: DecisionPoint, now: Int64, span: Int64, offsetMinutes: Int,
                               counts: OpenCounts) -> Double {
         switch point {
         case .open(let opened): app == opened ? 0 : counts.successorChance(app, after: opened)
@@ -64,7 +64,7 @@ public struct CountsPolicy: CountingPolicy {
 
     /// The counted chance of `app` at a prediction moment (over the content window at a tick),
     /// as the prediction benchmark scores it.
-    public static func chance(of app: Int32, at m: PredictionMoment, counts: OpenCounts, window: Int64) -> Double {
+    package static func chance(of app: Int32, at m: PredictionMoment, counts: OpenCounts, window: Int64) -> Double {
         let point: DecisionPoint = switch m.kind {
         case .tick, .plug: .tick
         case .unlock: .wake(.screenOn)

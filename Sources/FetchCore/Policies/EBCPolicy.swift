@@ -10,7 +10,7 @@
 /// cellular budget that the hours gone by allow. It does nothing at opens.
 public struct EBCPolicy: CountingPolicy {
     public var threshold: Double
-    public var label: String
+    package var label: String
 
     public init(threshold: Double = 0.2, label: String = "ebc") {
         self.threshold = threshold

@@ -13,8 +13,8 @@
 /// open is likely within the next hour and its last fetch is at least an hour old. An app whose
 /// last fetch was terminated is skipped for a day. It stops asking when 90% of the day's energy
 /// budget is spent; Low Power Mode and low battery are the engine's hard rules.
-public struct IOSPolicy: FetchPolicy {
-    public let topApps: Int
+package struct IOSPolicy: FetchPolicy {
+    package let topApps: Int
     public let threshold: Double
 
     public init(topApps: Int = 8, threshold: Double = 0.2) {

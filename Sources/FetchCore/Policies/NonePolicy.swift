@@ -1,5 +1,5 @@
 /// No background fetch at all: the floor every policy is measured against.
-public struct NonePolicy: FetchPolicy {
+package struct NonePolicy: FetchPolicy {
     public init() {}
     public var name: String { "none" }
     public func makeState() {}

@@ -19,7 +19,7 @@
 /// outcomes: it plans each fetch as the app's typical one, so some fail, run late or cost more
 /// than planned. It is the reference for prediction alone: a policy that foresaw every open
 /// would do about as well, while the full oracle also picks lucky draws no policy can know.
-public struct OraclePolicy: FetchPolicy {
+package struct OraclePolicy: FetchPolicy {
     public struct UserState {
         var day: Int64 = .min
         var plan: [OraclePlanner.Entry] = []
@@ -27,14 +27,14 @@ public struct OraclePolicy: FetchPolicy {
     }
 
     /// Whether it foresees each fetch's seeded outcome (`oracle`) or only the opens (`oracle:opens`).
-    public var knowsDraws: Bool
+    package var knowsDraws: Bool
 
     public init(knowsDraws: Bool = true) { self.knowsDraws = knowsDraws }
 
     public var name: String { knowsDraws ? "oracle" : "oracle:opens" }
 
     /// A whole local day ahead, with room for an offset change.
-    public var lookahead: Int64 { 26 * Millis.hour }
+    package var lookahead: Int64 { 26 * Millis.hour }
 
     public func makeState() -> UserState { UserState() }
 

@@ -5,11 +5,11 @@
 ///
 /// `push-adaptive` only pushes; `adaptive+push` also fetches in the background as `adaptive`
 /// does. Both learn the same usage model as `adaptive`.
-public struct PushAdaptivePolicy: FetchPolicy {
+package struct PushAdaptivePolicy: FetchPolicy {
     public typealias UserState = AdaptivePolicy.UserState
 
     /// The background-fetch side; nil for push only.
-    public var fetching: AdaptivePolicy?
+    package var fetching: AdaptivePolicy?
     public let name: String
 
     public init(alsoFetch: Bool) {
@@ -18,7 +18,7 @@ public struct PushAdaptivePolicy: FetchPolicy {
     }
 
     public static var observesEvents: Bool { true }
-    public static var plansPushes: Bool { true }
+    package static var plansPushes: Bool { true }
     public func makeState() -> UserState { UserState() }
 
     public func observe(_ event: UsageEvent, state: inout UserState) {
@@ -34,9 +34,9 @@ public struct PushAdaptivePolicy: FetchPolicy {
     }
 
     /// Whether a silent push to `app` now is worth it, and why.
-    public typealias Advice = PushAdvice
+    package typealias Advice = PushAdvice
 
-    public func advise(app id: Int32, view: UserView, state: inout UserState) -> Advice {
+    package func advise(app id: Int32, view: UserView, state: inout UserState) -> Advice {
         let app: AppState, mean: Int64
         switch PushAdvice.weighable(id, view: view) {
         case .failure(let no): return no.advice

@@ -15,20 +15,20 @@ public struct LogisticLearner: Sendable {
     }
 
     /// Examples waiting for their label, at most this many (the oldest are dropped unlearned).
-    public static let maxPending = 4096
+    package static let maxPending = 4096
     /// The step size of a user's own learning, from the population's prior …
     public static let userRate: Float = 0.01
     /// … and of fitting that prior over a population.
-    public static let populationRate: Float = 0.3
+    package static let populationRate: Float = 0.3
     static let pull: Float = 0.00001
 
     /// The content window: the longest an example waits for its label.
     let window: Int64
     public internal(set) var weights: OpenFeatures.Vector
     /// Examples labelled, and steps taken from them (a no learned from only in a sample).
-    public internal(set) var settled = 0
+    package internal(set) var settled = 0
     public internal(set) var learned = 0
-    public internal(set) var dropped = 0
+    package internal(set) var dropped = 0
     var squares = OpenFeatures.Vector(repeating: 1)
     /// Per app id, its examples waiting, oldest first.
     var pending: [[Example]] = []
@@ -40,7 +40,7 @@ public struct LogisticLearner: Sendable {
     let masksNothing: Bool
     let prior: OpenFeatures.Vector
 
-    public init(window: Int64, without: Set<OpenFeatures.Group> = [], prior: OpenFeatures.Vector = LogisticLearner.prior,
+    package init(window: Int64, without: Set<OpenFeatures.Group> = [], prior: OpenFeatures.Vector = LogisticLearner.prior,
                 rate: Float = LogisticLearner.userRate) {
         self.window = window
         self.rate = rate
@@ -52,7 +52,7 @@ public struct LogisticLearner: Sendable {
 
     /// Moves the clock to `t`: every so often, the examples whose window has closed are noes.
     @inline(__always)
-    public mutating func advance(to t: Int64) {
+    package mutating func advance(to t: Int64) {
         if t >= nextSweep { sweep(at: t) }
     }
 
@@ -63,7 +63,7 @@ public struct LogisticLearner: Sendable {
 
     /// The chance for features `x`.
     @inline(__always)
-    public func probability(_ x: OpenFeatures.Vector) -> Double {
+    package func probability(_ x: OpenFeatures.Vector) -> Double {
         1 / (1 + exp(-max(-30, min(30, Double(Self.dot(weights, x))))))
     }
 
@@ -164,7 +164,7 @@ public struct LogisticLearner: Sendable {
     }
 
     /// The same weights with nothing pending, for the next user of a population.
-    public func carried() -> LogisticLearner {
+    package func carried() -> LogisticLearner {
         var next = self
         next.pending = []
         next.pendingCount = 0
@@ -173,19 +173,19 @@ public struct LogisticLearner: Sendable {
     }
 
     /// The weights as Swift source, for shipping a fitted prior.
-    public var weightsSource: String {
+    package var weightsSource: String {
         (0..<OpenFeatures.Vector.scalarCount).map { ResultText.fixed(Double(weights[$0]), 4) }.joined(separator: ", ")
     }
 
     /// One in this many noes is learned from, weighed as that many, so that the gradient stays
     /// the same in expectation: the noes outnumber the yeses about thirty to one, and each costs
     /// a step. Every yes is learned from.
-    public static let negativeSample: UInt64 = 4
+    package static let negativeSample: UInt64 = 4
 
     /// The weight of a no about app `app` at `time`: ``negativeSample`` for the one in that many
     /// a hash of the two picks, nil for the others (the pick is deterministic, the same in any run).
     @inline(__always)
-    public static func negativeWeight(app: Int, time: Int64) -> Float? {
+    package static func negativeWeight(app: Int, time: Int64) -> Float? {
         var z = UInt64(bitPattern: time) &+ UInt64(truncatingIfNeeded: app) &* 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -240,7 +240,7 @@ extension LogisticLearner {
 
     /// Where every user of the `learned` policy starts: fitted the same way, for the policy's
     /// question (an open within ``OpenLearner/policyHorizon``).
-    public static let policyPrior: OpenFeatures.Vector = [
+    package static let policyPrior: OpenFeatures.Vector = [
         -1.0296, -0.6199, -1.1173, -1.1120, 0.2424, 0.2874, 0.1821, 0.0679,
         0.0676, 0.1944, 0.2812, 0.3009, 0.2862, 1.2932, 0.2941, 0.2875,
         -0.0946, -0.4215, 0.2343, 0.0526, -0.1700, 0.1375, 0.0575, 0.0563,

@@ -50,7 +50,7 @@ public enum OpenFeatures {
     }
 
     /// 1 for the features kept, 0 for those of the groups left out.
-    public static func mask(without: Set<Group>) -> Vector {
+    package static func mask(without: Set<Group>) -> Vector {
         var m = Vector(repeating: 0)
         for g in Group.allCases where !without.contains(g) {
             for i in g.indices { m[i] = 1 }

@@ -12,11 +12,11 @@ public struct OpenLearner: Sendable {
     /// How far ahead the policy's chance looks for the open a fetch would serve, at every kind
     /// of moment: shorter than a tick, so that a fetch comes when the open is near (the content
     /// window, or the tick at ticks, fetch too early: Benchmarks/HISTORY.md, "Quality").
-    public static let policyHorizon: Int64 = 8 * Millis.minute
+    package static let policyHorizon: Int64 = 8 * Millis.minute
 
     public internal(set) var counts = OpenCounts()
     public internal(set) var context: UsageContext
-    public package(set) var logistic: LogisticLearner
+    package var logistic: LogisticLearner
 
     public init(window: Int64 = OpenLearner.defaultWindow, without: Set<OpenFeatures.Group> = [],
                 prior: OpenFeatures.Vector = LogisticLearner.prior) {
@@ -37,7 +37,7 @@ public struct OpenLearner: Sendable {
     }
 
     /// The features of `app` at `m`, all of them (``LogisticLearner`` masks those it leaves out).
-    public func features(_ app: Int32, at m: PredictionMoment, model: UsageModel) -> OpenFeatures.Vector {
+    package func features(_ app: Int32, at m: PredictionMoment, model: UsageModel) -> OpenFeatures.Vector {
         OpenFeatures.make(app, at: m, model: model, counts: counts, context: context)
     }
 

@@ -6,10 +6,10 @@ public struct PopulationPriors: Sendable {
     let priors: [UInt64: OpenFeatures.Vector]
 
     /// Each user's prior, by the hash of the user's name.
-    public init(_ users: [(userHash: UInt64, prior: OpenFeatures.Vector)]) {
+    package init(_ users: [(userHash: UInt64, prior: OpenFeatures.Vector)]) {
         priors = Dictionary(users.map { ($0.userHash, $0.prior) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The prior of the user whose name hashes to `userHash`; nil for a user not in the population.
-    public subscript(userHash: UInt64) -> OpenFeatures.Vector? { priors[userHash] }
+    package subscript(userHash: UInt64) -> OpenFeatures.Vector? { priors[userHash] }
 }

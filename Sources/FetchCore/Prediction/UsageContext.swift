@@ -3,12 +3,12 @@
 /// last open that found content stale (refreshed by opens alone).
 public struct UsageContext: Sendable {
     /// How far back the count of recent opens looks.
-    public static let recentSpan: Int64 = 30 * Millis.minute
+    package static let recentSpan: Int64 = 30 * Millis.minute
     /// The most recent opens kept: enough to count a burst, bounded whatever the log.
-    public static let maxRecent = 64
+    package static let maxRecent = 64
 
-    public internal(set) var device = DeviceContext()
-    public internal(set) var lastUnlock: Int64 = .min
+    package internal(set) var device = DeviceContext()
+    package internal(set) var lastUnlock: Int64 = .min
     /// Times of the last opens (of any app), oldest first.
     var recent: [Int64] = []
     /// Per app id: the last open and the last stale one.
@@ -39,14 +39,14 @@ public struct UsageContext: Sendable {
     }
 
     /// The app's last open, `.min` for none.
-    public func lastOpen(_ app: Int32) -> Int64 { Int(app) >= 0 && Int(app) < lastOpen.count ? lastOpen[Int(app)] : .min }
+    package func lastOpen(_ app: Int32) -> Int64 { Int(app) >= 0 && Int(app) < lastOpen.count ? lastOpen[Int(app)] : .min }
 
-    public func lastStaleOpen(_ app: Int32) -> Int64 {
+    package func lastStaleOpen(_ app: Int32) -> Int64 {
         Int(app) >= 0 && Int(app) < lastStaleOpen.count ? lastStaleOpen[Int(app)] : .min
     }
 
     /// Opens of any app in the ``recentSpan`` before `t`.
-    public func recentOpens(before t: Int64) -> Int {
+    package func recentOpens(before t: Int64) -> Int {
         var n = 0
         for time in recent.reversed() {
             if t - time > Self.recentSpan { break }

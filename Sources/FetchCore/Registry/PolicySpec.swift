@@ -131,7 +131,7 @@ public enum PolicySpec {
         .single("oracle:opens", summary: "knows the future opens, not the draws: the bound for prediction alone") {
             OraclePolicy(knowsDraws: false)
         },
-        // Made by `parse(_:launch:)` only: a process is started by the caller that may start one.
+        // Made by FetchExec's `parse(_:launch:)` only: a process is started by the caller that may start one.
         PolicyFamily(name: "exec", entries: [
             Entry(name: "exec:<command>", summary: "your own policy: a process speaking JSON Lines (docs/policies.md)") { _ in nil },
         ], examples: []),
@@ -179,12 +179,10 @@ public enum PolicySpec {
     /// One line per policy, for `--help`.
     public static var helpText: String { registry.map { "\($0.name): \($0.summary)" }.joined(separator: "; ") }
 
-    /// The policy a name makes; `exec:<command>` only with `launch`, which starts the process
-    /// (the service passes none, so a request can never start one).
-    public static func parse(_ text: String, launch: ((String) throws -> any PolicyPeer)? = nil) rethrows -> (any FetchPolicy)? {
-        if let command = ExecPolicy.command(in: text) {
-            return try launch.map { ExecPolicy(command: command, peer: try $0(command)) }
-        }
-        return PolicyRegistry.builtIn.make(text)
+    /// The policy a built-in name makes; never an `exec:` policy, which only FetchExec's
+    /// `parse(_:launch:)` makes, starting its process (the service has none, so a request can
+    /// never start one).
+    public static func parse(_ text: String) -> (any FetchPolicy)? {
+        PolicyRegistry.builtIn.make(text)
     }
 }

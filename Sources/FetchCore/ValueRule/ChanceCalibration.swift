@@ -12,7 +12,7 @@ import Darwin
 /// sooner, or none by the horizon's end, a no), and it counts only once known. Until a range has
 /// seen examples, its chance is the score itself: the calibrated chance is the range's observed
 /// rate against the predictor's, with ``priorWeight`` opens as expected added.
-public struct ChanceCalibration: Sendable {
+package struct ChanceCalibration: Sendable {
     struct Example: Sendable {
         var time: Int64
         /// Where its horizon ends.
@@ -24,20 +24,20 @@ public struct ChanceCalibration: Sendable {
     }
 
     /// Ranges of score: halvings from 1 down, the first holding everything below.
-    public static let bins = 12
+    package static let bins = 12
     /// Opens each range starts with as the predictor expected them: until its examples outweigh
     /// them, a range believes the scores.
-    public static let priorWeight = 2.0
+    package static let priorWeight = 2.0
     /// The longest horizon an example may have: how long examples wait at most.
-    public let longest: Int64
+    package let longest: Int64
     /// Examples waiting for their answer, at most this many (the oldest are dropped unlearned).
-    public static let maxPending = 8192
+    package static let maxPending = 8192
 
     /// Per cell (kind × range): examples answered, and the yeses among them.
     public private(set) var seen = [Double](repeating: 0, count: PredictionMoment.Kind.allCases.count * bins)
-    public private(set) var hits = [Double](repeating: 0, count: PredictionMoment.Kind.allCases.count * bins)
+    package private(set) var hits = [Double](repeating: 0, count: PredictionMoment.Kind.allCases.count * bins)
     /// Per cell, the sum of the answered examples' scores: what the predictor expected of them.
-    public private(set) var expected = [Double](repeating: 0, count: PredictionMoment.Kind.allCases.count * bins)
+    package private(set) var expected = [Double](repeating: 0, count: PredictionMoment.Kind.allCases.count * bins)
     /// Waiting examples by time, from `head` on.
     var pending: [Example] = []
     var head = 0
@@ -60,7 +60,7 @@ public struct ChanceCalibration: Sendable {
     /// within a range (a predictor's finer distinctions are its worth) while the range's level is
     /// the user's own.
     @inline(__always)
-    public func chance(_ score: Double, kind: PredictionMoment.Kind) -> Double {
+    package func chance(_ score: Double, kind: PredictionMoment.Kind) -> Double {
         let c = Self.cell(score, kind: kind)
         return min(1, score * (hits[c] + Self.priorWeight) / (expected[c] + Self.priorWeight))
     }

@@ -3,7 +3,7 @@
 /// `predict` scores can drive the same decisions and be compared by what it buys.
 ///
 /// A score need only rank: higher is likelier. The rule learns, per user and kind of moment,
-/// how often an open follows each range of scores (``ChanceCalibration``).
+/// how often an open follows each range of scores (`ChanceCalibration`).
 public protocol OpenPredictor: Sendable {
     associatedtype State: Sendable
 
@@ -40,7 +40,7 @@ extension OpenPredictor {
     }
 }
 
-/// The counting baseline's counts (``CountsPolicy/chance(of:at:now:span:offsetMinutes:counts:)``).
+/// The counting baseline's counts (`CountsPolicy.chance(of:at:now:span:offsetMinutes:counts:)`).
 public struct CountsPredictor: OpenPredictor {
     public static var name: String { "counts" }
     public init() {}
@@ -52,7 +52,7 @@ public struct CountsPredictor: OpenPredictor {
     }
 }
 
-/// APPM's sequence model (``APPMPolicy/chance(of:now:span:model:)``): the next app from the last
+/// APPM's sequence model (`APPMPolicy.chance(of:now:span:model:)`): the next app from the last
 /// ones opened, times the chance it comes within the horizon.
 public struct APPMPredictor: OpenPredictor {
     public static var name: String { "appm" }
@@ -65,7 +65,7 @@ public struct APPMPredictor: OpenPredictor {
     }
 }
 
-/// `adaptive`'s habits (``AdaptivePolicy/predictedChance(_:at:model:staleShare:window:stretch:session:)``).
+/// `adaptive`'s habits (`AdaptivePolicy.predictedChance(_:at:model:staleShare:window:stretch:session:)`).
 public struct HabitsPredictor: OpenPredictor {
     public struct State: Sendable {
         public var model = UsageModel()

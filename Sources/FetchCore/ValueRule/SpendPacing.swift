@@ -20,7 +20,7 @@ import Darwin
 /// day's spending against the target (a dual price, or a ratio of the shares spent to those
 /// asked), a guard against the whole budget only, and counting an app's stretch of staleness
 /// once rather than at each moment it was weighed.
-public struct SpendPacing: Sendable {
+package struct SpendPacing: Sendable {
     /// Ranges of value per joule, in steps of 2^(1/4), from 2^-24 up.
     static let bins = 112
     static let lowestLog2 = -24.0, step = 0.25
@@ -144,7 +144,7 @@ public struct SpendPacing: Sendable {
     static let floors = (0..<bins).map { exp2(lowestLog2 + Double($0) * step) }
 
     /// The price now, for a user aiming at `share` of the daily budget.
-    public mutating func price(_ view: UserView, share: Double) -> Double {
+    package mutating func price(_ view: UserView, share: Double) -> Double {
         let today = view.localDay
         if today != day {
             day = today

@@ -5,7 +5,7 @@
 /// At each decision point, for each app the user has opened whose content would be stale within
 /// the horizon (``horizon``):
 /// - the predictor's score of an open within the horizon, calibrated for this user and kind of
-///   moment (``ChanceCalibration``), times the chance the open would find stale content and the
+///   moment (`ChanceCalibration`), times the chance the open would find stale content and the
 ///   app's record of fetches (as `adaptive` values a fetch), is the value;
 /// - at a wake (an unlock, a plug-in, an open) the radio is awake and the fetch is fetched when
 ///   the value reaches the price times its cost;
@@ -13,27 +13,27 @@
 ///   (``WaitOdds``, the user's own share): it is fetched when the value it adds over waiting,
 ///   `(1 - q) · value`, reaches the price times what it costs over waiting, `cost - q · wakeCost`.
 ///
-/// The price is the user's own (``SpendPacing``), steered toward a share of the daily budget.
+/// The price is the user's own (`SpendPacing`), steered toward a share of the daily budget.
 public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
     public struct UserState: Sendable {
-        public var predictor: Predictor.State
-        public var calibration: ChanceCalibration
-        public var pacing: SpendPacing
+        package var predictor: Predictor.State
+        package var calibration: ChanceCalibration
+        package var pacing: SpendPacing
         public var waits: WaitOdds
     }
 
-    public var predictor: Predictor
+    package var predictor: Predictor
     /// The share of the daily budget each user's price steers toward.
-    public var budgetShare: Double
+    package var budgetShare: Double
     /// A price fixed for every user and day instead (expected rescues per joule), nil for the
     /// user's own: the rule alone, for comparing predictors at equal energy.
-    public var fixedPrice: Double?
-    public var label: String
+    package var fixedPrice: Double?
+    package var label: String
     /// Price of a cellular megabyte in joules, at the user's price (as ``AdaptivePolicy``'s).
-    public var megabytePrice = 2.0
+    package var megabytePrice = 2.0
 
     /// The share of the budget a rule aims at when none is given.
-    public static var defaultShare: Double { 0.4 }
+    package static var defaultShare: Double { 0.4 }
 
     public init(_ predictor: Predictor, budgetShare: Double? = nil, fixedPrice: Double? = nil, label: String? = nil) {
         self.predictor = predictor

@@ -47,7 +47,7 @@ public struct WaitOdds: Sendable {
 
     /// The chance that an open of `app` comes after a cheaper moment: the app's share, with two
     /// opens' worth of the user's share (itself with one of each) added.
-    public func odds(_ app: Int32) -> Double {
+    package func odds(_ app: Int32) -> Double {
         let user = (covered + 1) / (all + 2)
         let own = app >= 0 && Int(app) < opens.count ? opens[Int(app)] : (all: 0.0, covered: 0.0)
         return (own.covered + 2 * user) / (own.all + 2)

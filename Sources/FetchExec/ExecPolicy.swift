@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FetchCore
 
 /// The other end of an `exec:` policy: a process that reads JSON Lines and answers each
 /// decision point with one line. The command line provides it; the core does no I/O.
@@ -26,12 +27,12 @@ public struct ExecPolicy: FetchPolicy {
     public struct UserState { var user: Int32 = -1 }
 
     public let command: String
-    public let peer: any PolicyPeer
+    package let peer: any PolicyPeer
     /// The shortest wait a `wakeAt` gets: a sooner one is moved to this long after now. A process
     /// answering `t + 1` at every timer would otherwise be woken every millisecond and the replay
     /// would never end; moving it (rather than failing) keeps a policy that asks for the next
     /// round hour a few seconds before it, which its tick serves anyway.
-    public static let minimumWakeGap = Millis.minute
+    package static let minimumWakeGap = Millis.minute
     /// The run's name tables, set when a replay starts (each worker has its own).
     var names: BoundNames?
 
@@ -42,7 +43,7 @@ public struct ExecPolicy: FetchPolicy {
         let apps: NameTable
     }
 
-    public init(command: String, peer: any PolicyPeer) {
+    package init(command: String, peer: any PolicyPeer) {
         self.command = command
         self.peer = peer
     }

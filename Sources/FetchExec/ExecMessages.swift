@@ -1,3 +1,5 @@
+import FetchCore
+
 /// The JSON lines of the `exec:` protocol (docs/policies.md), written by hand: one is sent per
 /// event and per decision point, and an encoder's reflection would cost more than the policy.
 enum ExecMessages {

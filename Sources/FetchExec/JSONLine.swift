@@ -1,3 +1,5 @@
+import FetchCore
+
 /// One JSON line built as bytes, for the `exec:` protocol's per-decision messages.
 ///
 /// Hand-written: a profile of an `exec:` replay showed building these lines with `String`
