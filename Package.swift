@@ -103,7 +103,7 @@ let package = Package(
         // `exec:` policies: a policy in any language, a process spoken to in JSON Lines; the
         // process itself is the caller's (the command line's ProcessPeer).
         .target(name: "FetchExec", dependencies: ["FetchCore"]),
-        // The API's request bodies, decoded and checked into domain values: no HTTP, no I/O.
+        // Outside JSON (the API's request bodies, scenario files) decoded and checked into domain values: no HTTP, no I/O.
         .target(name: "FetchAPI", dependencies: ["FetchCore"]),
         // The self-contained HTML report of a bench or a prediction run: charts as SVG, no I/O.
         .target(name: "FetchReport", dependencies: ["FetchBench", "FetchCore", "FetchResults"]),
@@ -146,7 +146,7 @@ let package = Package(
         .target(
             name: "FetchCLI",
             dependencies: [
-                "CFetchShims", "FetchBench", "FetchCore", "FetchExec", "FetchImport", "FetchReport", "FetchResults",
+                "CFetchShims", "FetchAPI", "FetchBench", "FetchCore", "FetchExec", "FetchImport", "FetchReport", "FetchResults",
                 "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -164,10 +164,10 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
-        .testTarget(name: "FetchCoreTests", dependencies: ["FetchBench", "FetchCore", "FetchExec", "FetchResults", "FetchTesting"]),
+        .testTarget(name: "FetchCoreTests", dependencies: ["FetchAPI", "FetchBench", "FetchCore", "FetchExec", "FetchResults", "FetchTesting"]),
         .testTarget(name: "FetchImportTests", dependencies: ["FetchCore", "FetchImport"]),
         .testTarget(name: "FetchStoreTests", dependencies: [
-            "FetchBench", "FetchCore", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
+            "FetchBench", "FetchCore", "FetchResults", "FetchStorage", "FetchSQLite", "FetchPostgres", "FetchPostgresTesting", "FetchTesting",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
@@ -181,7 +181,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .testTarget(name: "FetchCLITests", dependencies: [
-            "FetchCLI", "FetchBench", "FetchCore", "FetchExec", "FetchImport", "FetchResults",
+            "FetchAPI", "FetchCLI", "FetchBench", "FetchCore", "FetchExec", "FetchImport", "FetchResults",
             "FetchStorage", "FetchSQLite", "FetchPostgresTesting", "FetchTesting", "fetchsched",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),

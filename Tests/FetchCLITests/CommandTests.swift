@@ -1,3 +1,4 @@
+import FetchAPI
 import FetchBench
 import FetchCore
 import Foundation

@@ -1,5 +1,6 @@
 import FetchBench
 import FetchCore
+import FetchResults
 import FetchTesting
 import Testing
 

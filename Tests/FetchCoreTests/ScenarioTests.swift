@@ -1,3 +1,4 @@
+import FetchAPI
 import FetchCore
 import Testing
 

@@ -1,5 +1,6 @@
 import FetchBench
 import FetchCore
+import FetchResults
 import FetchStorage
 import FetchSQLite
 import FetchTesting

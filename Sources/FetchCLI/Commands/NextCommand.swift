@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchCore
+import FetchResults
 import FetchStorage
 
 /// `fetchsched next`: the planned fetch times of one app of one user, with the reasons.

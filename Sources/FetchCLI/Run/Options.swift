@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchAPI
 import FetchCore
 import FetchResults
 import FetchStorage

@@ -56,3 +56,13 @@ public enum ResultText {
         return "\(sign)\(whole).\(String(repeating: "0", count: digits - f.count))\(f)"
     }
 }
+
+/// Micro-joules as joules to the millijoule, as every JSON form gives energy.
+package func joules(_ microJ: Int64) -> Double { round(Double(microJ) / 1_000_000, 3) }
+
+/// `x` rounded to `digits` decimals, as every JSON form gives a ratio.
+package func round(_ x: Double, _ digits: Int) -> Double {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    return (x * scale).rounded() / scale
+}

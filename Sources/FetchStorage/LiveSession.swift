@@ -1,3 +1,5 @@
+import FetchCore
+
 /// A user's planning session seen without its policy's type: what a service keeps for each
 /// user and asks of it, whichever ``PlanningPolicy`` it plans under. ``PlanningSession`` is one;
 /// each call runs the code of the session's own policy.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FetchCore
 
 extension Scenario {
     /// Reads a scenario file's JSON. Every field is optional and falls back to `base`

@@ -1,3 +1,5 @@
+import FetchCore
+
 extension ReplayResult: Encodable {
     /// A field's name, as docs/metrics.md gives it.
     package struct Key: CodingKey {
@@ -113,12 +115,4 @@ extension ReplayResult: Encodable {
         try tasks.encode(b.tasksCompleted == 0 ? 0 : round(Double(b.taskCompletionMs) / Double(b.tasksCompleted) / 60_000, 2),
                          forKey: Key("meanMinutesToCompletion"))
     }
-}
-
-package func joules(_ microJ: Int64) -> Double { round(Double(microJ) / 1_000_000, 3) }
-
-package func round(_ x: Double, _ digits: Int) -> Double {
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    return (x * scale).rounded() / scale
 }

@@ -1,3 +1,5 @@
+import FetchCore
+
 extension ReplayResult {
     /// The report of one policy over several disjoint sets of users, as if replayed together:
     /// users sorted by name, days summed (all counts are integers, so any order gives the same).
