@@ -1,3 +1,4 @@
+import FetchImport
 import Foundation
 import Testing
 
@@ -132,5 +133,30 @@ struct AwareVariantTests {
         #expect(r.status == 0, "\(r.err)")
         #expect(r.err.contains("tables left out: esms (1 rows)") && r.err.contains("skipped (--skip-invalid): bad screen_status 1"), "\(r.err)")
         #expect(log == "timestamp,user,app,event,value\n2024-03-11T07:00:00.000+01:00,d,,screen_on,\n2024-03-11T07:16:40.000+01:00,d,,screen_off,\n")
+    }
+
+    @Test func aDumpOfManyTablesNamesFiftyAndCountsTheRestInMemoryThatDoesNotGrowWithThem() async throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/dump.sql"
+        // 1,200 other tables, each with a CREATE TABLE of many columns and one row, then AWARE's screen.
+        var text = "-- MariaDB dump\n" + Self.zone
+        let columns = (0..<2_000).map { "  `c\($0)` int(11)" }.joined(separator: ",\n")
+        for t in 0..<1_200 {
+            text += "CREATE TABLE `t\(String(format: "%04d", t))` (\n\(t < 3 ? columns : "  `c` int(11)")\n) ENGINE=InnoDB;\n"
+            text += "INSERT INTO `t\(String(format: "%04d", t))` VALUES (1);\n"
+        }
+        text += Self.create + "INSERT INTO `screen` VALUES (1,1710136800000,'d',1);\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let (r, log) = try await ImportTests.importing(["--from", "aware", path])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("tables left out: t0000 (1 rows), t0001 (1 rows)"), "\(r.err)")
+        #expect(r.err.contains("t0049 (1 rows), and at least 951 other tables (1150 rows)") && !r.err.contains("t0050"), "\(r.err)")
+        #expect(log?.hasSuffix("2024-03-11T07:00:00.000+01:00,d,,screen_on,\n") == true, "\(log ?? "")")
+        var dump = AwareDump()
+        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().enumerated() {
+            try dump.feed(line, number: i + 1)
+        }
+        try dump.finish()
+        #expect(dump.skipped.count == AwareDump.maxNamedSkipped && dump.skippedUnnamed == 1_200 - AwareDump.maxNamedSkipped)
     }
 }

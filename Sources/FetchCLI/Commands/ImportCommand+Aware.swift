@@ -32,8 +32,7 @@ extension ImportCommand {
             let names = AwareReader.Table.allCases.map(\.rawValue).joined(separator: ", ")
             if dump.tables.isEmpty { notes.append("\(path): no rows of \(names)") }
             if !dump.skipped.isEmpty {
-                let tables = dump.skipped.sorted { $0.key < $1.key }.map { "\(InputBounds.printable($0.key)) (\($0.value) rows)" }
-                notes.append("\(path): tables left out: " + tables.joined(separator: ", "))
+                notes.append("\(path): tables left out: " + Self.leftOut(dump.skipped, unnamedRows: dump.skippedUnnamed))
             }
         }
         var units: [(source: String, unit: AwareReader.TimeUnit)] = []
@@ -80,4 +79,20 @@ extension ImportCommand {
         do { try dump.finish() } catch { throw CLIError("\(path):\(last): \(error.message) (nothing was written)") }
         return dump
     }
+
+    /// The tables a dump's import left out, by name: at most ``listedTables`` of them, then how
+    /// many more and their rows.
+    static func leftOut(_ skipped: [String: Int], unnamedRows: Int) -> String {
+        let sorted = skipped.sorted { $0.key < $1.key }
+        var text = sorted.prefix(listedTables).map { "\(InputBounds.printable($0.key)) (\($0.value) rows)" }.joined(separator: ", ")
+        let more = sorted.dropFirst(listedTables)
+        if !more.isEmpty || unnamedRows > 0 {
+            let rows = more.reduce(0) { $0 + $1.value } + unnamedRows
+            text += ", and \(unnamedRows > 0 ? "at least \(more.count + 1)" : "\(more.count)") other tables (\(rows) rows)"
+        }
+        return text
+    }
+
+    /// Tables named in the note of a dump's import.
+    static let listedTables = 50
 }

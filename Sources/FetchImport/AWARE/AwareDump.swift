@@ -42,8 +42,15 @@ public struct AwareDump {
     private var line = 0, tupleLine = 0, kept = 0
     /// The rows of the AWARE tables this reads, by table.
     public private(set) var tables: [AwareReader.Table: TableRows] = [:]
-    /// The rows of every other table, by its name.
+    /// The rows of every other table, by its name: the first ``maxNamedSkipped`` names met.
     public private(set) var skipped: [String: Int] = [:]
+    /// Rows of other tables past the first ``maxNamedSkipped``, which are not named.
+    public private(set) var skippedUnnamed = 0
+    /// Skipped tables named at most: a dump of many tables (a hostile one) is read in memory
+    /// that does not grow with their number.
+    public static let maxNamedSkipped = 1_000
+    /// Columns a `CREATE TABLE` of an AWARE table may define: AWARE's have about a dozen.
+    public static let maxColumns = 1_000
     /// Rows that cannot be more in a dump of a phone's month: a dump past it is refused.
     public static let maxRows = 20_000_000
 
@@ -131,14 +138,19 @@ public struct AwareDump {
         case .punct(UInt8(ascii: ")")):
             depth -= 1
             if depth == 0 {
-                created[table] = columns
+                // Only AWARE's tables' columns are kept: another table's are never read.
+                if AwareReader.Table(rawValue: table) != nil { created[table] = columns }
                 state = .skipping(depth: 0)
                 return
             }
         case .punct(UInt8(ascii: ",")) where depth == 1: atStart = true
-        case .name(let n) where atStart && depth == 1: columns.append(n); atStart = false
+        case .name(let n) where atStart && depth == 1:
+            if columns.count < Self.maxColumns, AwareReader.Table(rawValue: table) != nil { columns.append(n) }
+            atStart = false
         case .word(let w) where atStart && depth == 1:
-            if !Self.definitionWords.contains(w.uppercased()) { columns.append(w) }
+            if columns.count < Self.maxColumns, AwareReader.Table(rawValue: table) != nil, !Self.definitionWords.contains(w.uppercased()) {
+                columns.append(w)
+            }
             atStart = false
         default: atStart = false
         }
@@ -247,7 +259,7 @@ public struct AwareDump {
 
     private mutating func add(_ tuple: [String?], to name: String, keep: Bool) throws(ImportProblem) {
         guard keep, let table = AwareReader.Table(rawValue: name) else {
-            skipped[name, default: 0] += 1
+            if skipped[name] != nil || skipped.count < Self.maxNamedSkipped { skipped[name, default: 0] += 1 } else { skippedUnnamed += 1 }
             return
         }
         guard kept < Self.maxRows else { throw ImportProblem("too many rows", "more than \(Self.maxRows) rows of AWARE's tables") }
