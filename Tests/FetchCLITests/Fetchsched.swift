@@ -78,9 +78,6 @@ enum Fetchsched {
         try BoundedProcess(executable: executable, arguments: prefix + args, environment: environment, limit: limit).run()
     }
 
-    static func temp() -> String {
-        let path = NSTemporaryDirectory() + "fetchsched-cli-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    /// A fresh folder, removed with the run's others when the tests end (``TestFolders``).
+    static func temp() -> String { TestFolders.make("cli") }
 }

@@ -2,6 +2,7 @@ import FetchBench
 import FetchCore
 import FetchServer
 import FetchStorage
+import FetchTesting
 import FetchSQLite
 import Foundation
 import Hummingbird
@@ -23,8 +24,7 @@ struct ServerHarness: Sendable {
     /// moment from closing their client's connection (SlowClientTests set their own).
     init(tokens: TokenTable? = nil, limits: ServiceLimits = ServiceLimits(readTimeoutMs: 300_000), scenario: Scenario = .default,
          maxUsersInMemory: Int? = nil, policy: String = "adaptive") throws {
-        dir = NSTemporaryDirectory() + "fetchsched-server-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        dir = TestFolders.make("server")
         store = try SQLiteStore(path: dir + "/store.sqlite")
         service = SchedulerService(store: store, scenario: scenario, seed: 1, policy: PolicySpec.parse(policy) as! any PlanningPolicy,
                                    metrics: PrometheusMetricsFactory(registry: registry),

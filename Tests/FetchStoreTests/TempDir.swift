@@ -1,12 +1,13 @@
+import FetchTesting
 import Foundation
 
-/// A fresh directory under the system's temporary directory, removed by `cleanup`.
+/// A fresh directory among the run's test folders (``TestFolders``), removed by `cleanup`, or with
+/// the others when the tests end.
 struct TempDir {
     let path: String
 
     init() {
-        path = NSTemporaryDirectory() + "fetchsched-test-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path = TestFolders.make("store")
     }
 
     func file(_ name: String, _ text: String) -> String {
