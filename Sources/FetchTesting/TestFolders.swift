@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Temporary folders for one run of the tests: each is made inside a folder of the run's own under
 /// the system's temporary directory, and that folder is removed when the process exits, so that
@@ -8,7 +9,8 @@ import Foundation
 public enum TestFolders {
     /// The run's folder, made on first use; its removal is registered with `atexit` then.
     public static let root: String = {
-        let path = NSTemporaryDirectory() + "fetchsched-tests-\(getpid())-\(UUID().uuidString)"
+        // Short names: error messages print a path up to 80 characters, and tests look for the file's name in them.
+        let path = NSTemporaryDirectory() + "fetchsched-tests-\(getpid())-\(UUID().uuidString.prefix(8))"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         if ProcessInfo.processInfo.environment["FETCHSCHED_KEEP_TEST_FOLDERS"] == nil {
             atexit { try? FileManager.default.removeItem(atPath: TestFolders.root) }
@@ -16,9 +18,12 @@ public enum TestFolders {
         return path
     }()
 
-    /// A fresh, empty folder inside ``root``, its name starting with `prefix`.
+    /// How many folders have been made, which numbers the next.
+    static let made = Atomic(0)
+
+    /// A fresh, empty folder inside ``root``, its name `prefix` and a number.
     public static func make(_ prefix: String) -> String {
-        let path = root + "/\(prefix)-\(UUID().uuidString)"
+        let path = root + "/\(prefix)-\(made.wrappingAdd(1, ordering: .relaxed).newValue)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
