@@ -38,7 +38,8 @@ struct CommandTests {
         #expect(policies == ["none", "ios", "adaptive"] + sweeps + ["oracle", "oracle:opens"])
         let frontiers = try #require(top["frontiers"] as? [[String: Any]])
         #expect(frontiers.compactMap { $0["family"] as? String }
-            == ["adaptive", "counts", "fixed", "appm", "ebc", "android-prefetch", "ev-counts", "ev-appm", "ev-learned", "adaptive-v1"])
+            == ["adaptive", "counts", "fixed", "appm", "ebc", "android-prefetch", "ev-counts", "ev-appm", "ev-learned", "ev-mix",
+               "adaptive-v1"])
         for f in frontiers {
             let points = try #require(f["points"] as? [[String: Any]])
             let energies = points.map { $0["energyJoules"] as! Double }
@@ -82,7 +83,8 @@ struct CommandTests {
     @Test(arguments: [
         (["--sweep", "adaptive"], "give --frontier too"),
         (["--frontier", "--sweep", "adaptive,bogus"],
-         "--sweep: 'bogus' is not a family (adaptive, counts, fixed, appm, ebc, android-prefetch, ev-counts, ev-appm, ev-learned, adaptive-v1)"),
+         "--sweep: 'bogus' is not a family (adaptive, counts, fixed, appm, ebc, android-prefetch, ev-counts, ev-appm, ev-learned, "
+            + "ev-mix, adaptive-v1)"),
         (["--frontier", "--sweep", ""], "--sweep: '' is not a family"),
         (["--frontier", "--sweep", "adaptive,,fixed"], "--sweep: '' is not a family"),
         (["--frontier", "--sweep", "Adaptive"], "--sweep: 'Adaptive' is not a family"),

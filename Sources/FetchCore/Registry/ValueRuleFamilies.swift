@@ -3,10 +3,12 @@
 /// habits, the project's policy itself (`adaptive`, `adaptive@<share>`, `adaptive:<x>`).
 public enum ValueRuleFamilies {
     /// The predictors' names, in the order the frontier sweeps them.
-    public static let predictors = [CountsPredictor.name, APPMPredictor.name, HabitsPredictor.name, LearnedPredictor.name]
+    public static let predictors = [CountsPredictor.name, APPMPredictor.name, HabitsPredictor.name, LearnedPredictor.name,
+                                    MixPredictor.name]
 
     /// The families' names, in the order of ``predictors``.
-    public static let families = [CountsPredictor.family, APPMPredictor.family, HabitsPredictor.family, LearnedPredictor.family]
+    public static let families = [CountsPredictor.family, APPMPredictor.family, HabitsPredictor.family, LearnedPredictor.family,
+                                  MixPredictor.family]
 
     /// The shares of the budget a frontier sweeps: from 1% to all of it, each about 1.26 times the
     /// last, so that the points' energies stay within 1.6 times of their neighbours' though each
@@ -29,7 +31,8 @@ public enum ValueRuleFamilies {
     static var others: [PolicyFamily] {
         [family(CountsPredictor(), entries: entries(CountsPredictor()), examples: ["ev-counts", "ev-counts:0.001"]),
          family(APPMPredictor(), entries: entries(APPMPredictor()), examples: ["ev-appm@1"]),
-         family(LearnedPredictor(), entries: entries(LearnedPredictor()), examples: ["ev-learned"])]
+         family(LearnedPredictor(), entries: entries(LearnedPredictor()), examples: ["ev-learned"]),
+         family(MixPredictor(), entries: entries(MixPredictor()), examples: ["ev-mix"])]
     }
 
     /// A family of the rule over `predictor`, swept over ``shares``.

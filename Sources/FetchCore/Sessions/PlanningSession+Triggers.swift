@@ -17,6 +17,7 @@ extension PlanningSession {
     @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<MixPredictor>)
     public func wake(_ kind: WakeKind, at: Int64?) -> WakeDecision? {
         guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
         let t = at ?? lastEventTime

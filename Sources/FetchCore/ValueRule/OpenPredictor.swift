@@ -29,6 +29,11 @@ public protocol OpenPredictor: Sendable {
     /// a fetch a silent push wakes at once would rescue. The score at a tick, unless the predictor
     /// reads it otherwise.
     func pushChance(_ app: Int32, at moment: PredictionMoment, span: Int64, state: inout State) -> Double
+
+    /// What the rule made of the score just given, when it keeps it to learn from: the chance it
+    /// needed for a fetch (`bar`) and a rescue's worth there per unit of chance. Nothing, unless the
+    /// predictor learns from the rule's decisions.
+    func weighed(bar: Double, worth: Double, state: inout State)
 }
 
 extension OpenPredictor {
@@ -38,6 +43,9 @@ extension OpenPredictor {
     public func pushChance(_ app: Int32, at moment: PredictionMoment, span: Int64, state: inout State) -> Double {
         score(app, at: moment, horizon: span, state: &state)
     }
+
+    @inline(__always)
+    public func weighed(bar: Double, worth: Double, state: inout State) {}
 }
 
 /// The counting baseline's counts (`CountsPolicy.chance(of:at:now:span:offsetMinutes:counts:)`).

@@ -69,6 +69,7 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
     @_specialize(where Predictor == APPMPredictor)
     @_specialize(where Predictor == HabitsPredictor)
     @_specialize(where Predictor == LearnedPredictor)
+    @_specialize(where Predictor == MixPredictor)
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
         guard let (moment, shared) = Self.moment(point, view: view) else { return }
         var price: Double? = nil
@@ -87,6 +88,7 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
     @_specialize(where Predictor == APPMPredictor)
     @_specialize(where Predictor == HabitsPredictor)
     @_specialize(where Predictor == LearnedPredictor)
+    @_specialize(where Predictor == MixPredictor)
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision,
                        weighingOnly app: Int32) {
         guard let (moment, shared) = Self.moment(point, view: view) else { return }
@@ -139,7 +141,14 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
             let wake = AdaptivePolicy.cost(of: app, view: view, sharedWake: true, megabytePrice: megabytePrice)
             (a.waitOdds, a.gain, a.outlay) = (q, (1 - q) * value, cost - q * wake)
         }
-        if keeps { state.pacing.record(a.gain, cost: a.outlay, energy: cost, budget: Double(view.energyBudget) / 1_000_000, at: now) }
+        if keeps {
+            state.pacing.record(a.gain, cost: a.outlay, energy: cost, budget: Double(view.energyBudget) / 1_000_000, at: now)
+            // The chance a fetch needed here, in the terms of a chance: the gain is the chance times the worth.
+            if chance > 0 {
+                let worth = a.gain / chance
+                predictor.weighed(bar: lambda * a.outlay / worth, worth: worth, state: &state.predictor)
+            }
+        }
         return a
     }
 }
@@ -151,6 +160,7 @@ extension ValueRulePolicy {
     @_specialize(where Predictor == APPMPredictor)
     @_specialize(where Predictor == HabitsPredictor)
     @_specialize(where Predictor == LearnedPredictor)
+    @_specialize(where Predictor == MixPredictor)
     public func replay(scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable, trace: (any TraceSink)?,
                        archive: (any UserRowArchive)?) -> ReplayDriver {
         ReplayDriver(Replay(policy: self, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace, archive: archive))

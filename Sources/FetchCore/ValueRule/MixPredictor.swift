@@ -1,0 +1,42 @@
+/// The counts, `appm`'s sequence and `adaptive`'s habits, weighed per user by what each one's
+/// decisions would have bought for this user so far (`PredictorMixture`): the rule over it,
+/// `ev-mix`, follows whichever predictor serves the user, with no constant chosen on other users.
+public struct MixPredictor: OpenPredictor {
+    public struct State: Sendable {
+        var counts = CountsPredictor().makeState()
+        var sequence = APPMPredictor().makeState()
+        var habits = HabitsPredictor().makeState()
+        package var mixture = PredictorMixture(members: 3, longest: OpenLearner.policyHorizon)
+    }
+
+    public static var name: String { "mix" }
+    public init() {}
+    public func makeState() -> State { State() }
+
+    public func observe(_ event: UsageEvent, state: inout State) {
+        state.mixture.observe(event)
+        CountsPredictor().observe(event, state: &state.counts)
+        APPMPredictor().observe(event, state: &state.sequence)
+        HabitsPredictor().observe(event, state: &state.habits)
+    }
+
+    public func habits(in state: State) -> UsageModel? { state.habits.model }
+
+    public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout State) -> Double {
+        let s = SIMD4(CountsPredictor().score(app, at: m, horizon: horizon, state: &state.counts),
+                      APPMPredictor().score(app, at: m, horizon: horizon, state: &state.sequence),
+                      HabitsPredictor().score(app, at: m, horizon: horizon, state: &state.habits), 0)
+        guard s.max() > 0 else { return 0 }
+        return state.mixture.mix(s, kind: m.kind, app: app, at: m.time, horizon: horizon)
+    }
+
+    public func weighed(bar: Double, worth: Double, state: inout State) {
+        state.mixture.weighed(bar: bar, worth: worth)
+    }
+
+    public func pushChance(_ app: Int32, at m: PredictionMoment, span: Int64, state: inout State) -> Double {
+        state.mixture.mixed(SIMD4(CountsPredictor().pushChance(app, at: m, span: span, state: &state.counts),
+                                  APPMPredictor().pushChance(app, at: m, span: span, state: &state.sequence),
+                                  HabitsPredictor().pushChance(app, at: m, span: span, state: &state.habits), 0))
+    }
+}
