@@ -41,13 +41,13 @@ public struct TestDatabase: Sendable {
         return TestDatabase(url: c.string!, name: name, admin: admin)
     }
 
-    /// Runs `body` with a store on a fresh database, then closes the store and drops the
-    /// database, whether `body` returns or throws.
+    /// Runs `body` with a patient store (``patientStore()``) on a fresh database, then closes the
+    /// store and drops the database, whether `body` returns or throws.
     public static func withStore(_ body: (PostgresStore) async throws -> Void) async throws {
         let db = try await make()
         let store: PostgresStore
         do {
-            store = try await PostgresStore(url: db.url)
+            store = try await db.patientStore()
         } catch {
             try await db.drop()
             throw error

@@ -33,7 +33,7 @@ struct FirstLoadTests {
         let twice = "2025-01-06T07:16:00Z,u1,news,open,\n"
         let first = dir.file("a.csv", header + twice + twice + "2025-01-06T07:17:00Z,u1,,battery,80\n")
         let second = dir.file("b.csv", header + twice + twice + twice + "2025-01-06T08:00:00Z,u2,mail,open,\n")
-        let pg = try await PostgresStore(url: db.url)
+        let pg = try await db.patientStore()
         let key = Self.key
         var a = try LogSource(paths: [first])
         #expect(try await pg.ingest(&a).inserted == 3)
@@ -74,7 +74,7 @@ struct FirstLoadTests {
         let db = try await TestDatabase.make()
         let dir = TempDir()
         defer { dir.cleanup() }
-        let pg = try await PostgresStore(url: db.url)
+        let pg = try await db.patientStore()
         // A name the store has with no events (its user's events are elsewhere), and ids burned past it;
         // the same for a user (an interval set, no events).
         _ = try await pg.client.query("INSERT INTO apps (name) VALUES ('mail')")
@@ -113,7 +113,7 @@ struct FirstLoadTests {
         let db = try await TestDatabase.make()
         let dir = TempDir()
         defer { dir.cleanup() }
-        let pg = try await PostgresStore(url: db.url)
+        let pg = try await db.patientStore()
         let good = Self.rows(3000, users: 7, apps: 11)
         let bad = dir.file("bad.csv", Self.csv(good + ["2025-01-06T09:00:00Z,u1,news,opened,"]))
         var source = try LogSource(paths: [bad])
@@ -171,7 +171,7 @@ struct FirstLoadTests {
         let logs = [dir.file("a.csv", Self.csv(Array(all.prefix(1000)))),
                     dir.file("b.csv", Self.csv(Array(all[950..<1050]))),  // fewer rows than stored, half of them stored
                     dir.file("c.csv", Self.csv(all))]                      // more than twice the rows stored, a third of them stored already
-        let pg = try await PostgresStore(url: db.url)
+        let pg = try await db.patientStore()
         let lite = try SQLiteStore(path: dir.path + "/s.sqlite")
         var keys: [String] = []
         for log in logs {

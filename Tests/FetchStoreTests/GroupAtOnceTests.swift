@@ -24,7 +24,7 @@ struct GroupAtOnceTests {
         let db = try await TestDatabase.make()
         let dir = TempDir()
         defer { dir.cleanup() }
-        let pg = try await PostgresStore(url: db.url), lite = try SQLiteStore(path: dir.path + "/s.sqlite")
+        let pg = try await db.patientStore(), lite = try SQLiteStore(path: dir.path + "/s.sqlite")
         var rng = SplitMix64(seed: seed)
         var stamps: [String: Int64] = [:]  // each user's version as the steps tell it
         for _ in 0..<12 {
@@ -55,7 +55,7 @@ struct GroupAtOnceTests {
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
     func aBatchTheDatabaseRefusesFailsAloneAndTheRestOfItsGroupIsStored() async throws {
         let db = try await TestDatabase.make()
-        let pg = try await PostgresStore(url: db.url)
+        let pg = try await db.patientStore()
         // PostgreSQL's text holds no NUL byte: the service's name rules keep it out, the store is called directly here.
         let group = [[ServiceStoreTests.event("a", minute: 1)], [ServiceStoreTests.event("b", minute: 2, app: "bad\u{0}app")],
                      [ServiceStoreTests.event("c", user: "acme/u2", minute: 3)]]
@@ -71,7 +71,7 @@ struct GroupAtOnceTests {
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
     func aBatchAloneThatTheDatabaseRefusesFailsWithTheReasonAndLeavesNothing() async throws {
         let db = try await TestDatabase.make()
-        let pg = try await PostgresStore(url: db.url)
+        let pg = try await db.patientStore()
         let bad = [ServiceStoreTests.event("a", minute: 1), ServiceStoreTests.event("b", minute: 2, app: "bad\u{0}app")]
         let results = try await pg.appendGroup([bad])
         guard case .failure(let error) = try #require(results.first) else {
@@ -94,7 +94,7 @@ struct GroupAtOnceTests {
     @Test(.enabled(if: TestDatabase.isConfigured, "needs a PostgreSQL cluster: FETCHSCHED_PG_URL (scripts/pg-cluster.sh)"))
     func aGroupNamingAnAppDeletedWhileItWaitedIsWrittenAgainWithTheAppAddedAnew() async throws {
         let db = try await TestDatabase.make()
-        let pg = try await PostgresStore(url: db.url)
+        let pg = try await db.patientStore()
         let url = try PostgresURL(db.url), log = Logger(label: "test")
         let client = PostgresClient(configuration: .init(host: url.host, port: url.port, username: url.user, password: url.password,
                                                          database: url.database, tls: .disable))

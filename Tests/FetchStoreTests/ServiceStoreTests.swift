@@ -181,7 +181,7 @@ struct IngestParityTests {
         var a = try LogSource(paths: [log])
         let liteStats = try lite.ingest(&a)
         #expect(try lite.learnModels(users: a.users.names) == 6)
-        let pg = try await PostgresStore(url: db.url)
+        let pg = try await db.patientStore()
         var b = try LogSource(paths: [log])
         let pgStats = try await pg.ingest(&b)
         #expect(try await pg.learnModels(users: b.users.names) == 6)
@@ -199,7 +199,7 @@ struct IngestParityTests {
         #expect(liteModels.count > 6 && liteModels == pgModels)
         // A first load that learns does so from the rows as they go in: the same models.
         let learningDB = try await TestDatabase.make()
-        let learning = try await PostgresStore(url: learningDB.url)
+        let learning = try await learningDB.patientStore()
         var d = try LogSource(paths: [log])
         #expect(try await learning.ingest(&d, learn: true).learned == 6)
         let learnedModels = try await Self.models(learning)
