@@ -31,12 +31,12 @@ public struct BoundedProcess: Sendable {
 
     /// Runs the program and waits for it, at most ``limit`` seconds, on the caller's thread.
     public func run() throws -> Result {
-        let dir = NSTemporaryDirectory() + "fetchsched-run-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = TestFolders.make("run")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let outPath = dir + "/out", errPath = dir + "/err"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        // FileHandle(forWritingTo:) below throws should either file be missing.
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         let p = Process()

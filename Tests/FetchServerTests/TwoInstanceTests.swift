@@ -14,9 +14,11 @@ import Testing
 /// Two service instances on one PostgreSQL store: each keeps users' engines in memory, and
 /// each hears of what the other wrote (per-user versions, told by notification as they commit).
 struct TwoInstanceTests {
-    /// A service instance over its own connection pool to `url`.
-    static func instance(_ url: String) async throws -> (some ApplicationProtocol, PostgresStore) {
-        let store = try await PostgresStore(url: url)
+    /// A service instance over its own connection pool to `db`: a patient one, as these tests ask
+    /// what the instances answer, not how long a request may wait (a loaded machine kept writes
+    /// past the service's 3 s).
+    static func instance(_ db: TestDatabase) async throws -> (some ApplicationProtocol, PostgresStore) {
+        let store = try await db.patientStore()
         let registry = PrometheusCollectorRegistry()
         let service = SchedulerService(store: store, scenario: .default, seed: 1, metrics: PrometheusMetricsFactory(registry: registry))
         var logger = Logger(label: "test")
@@ -42,8 +44,8 @@ struct TwoInstanceTests {
         let (events, plans) = (ServerHarness.log(users: 2, days: 6).events,
                                ["/v1/users/user-0001/apps/com.example.news/plan", "/v1/users/user-0002/apps/com.example.chat/plan",
                                 "/v1/users/user-0001/budget", "/v1/users/user-0002/apps/com.example.news/push", "/v1/users/user-0001/wake?kind=plugged"])
-        let (appA, storeA) = try await Self.instance(db.url)
-        let (appB, storeB) = try await Self.instance(db.url)
+        let (appA, storeA) = try await Self.instance(db)
+        let (appB, storeB) = try await Self.instance(db)
         let rounds = try await appA.test(.router) { a in
             try await appB.test(.router) { b -> Int in
                 var rounds = 0
@@ -100,8 +102,8 @@ struct TwoInstanceTests {
         let events = ServerHarness.log(users: 3, days: 4, seed: 5).events
         let plans = ["/v1/users/user-0001/apps/com.example.news/plan", "/v1/users/user-0002/apps/com.example.chat/plan",
                      "/v1/users/user-0003/budget"]
-        let (appA, storeA) = try await Self.instance(db.url)
-        let (appB, storeB) = try await Self.instance(db.url)
+        let (appA, storeA) = try await Self.instance(db)
+        let (appB, storeB) = try await Self.instance(db)
         try await appA.test(.router) { a in
             #expect(try await ServerHarness.ingest(a, Array(events.prefix(50))).allSatisfy { $0 == .ok })
             for uri in plans { _ = try await Self.get(a, uri) }  // sessions built, then fed by the batches below

@@ -13,9 +13,8 @@ import Darwin
 /// seen examples, its chance is the score itself: the calibrated chance is the range's observed
 /// rate against the predictor's, with ``priorWeight`` opens as expected added.
 package struct ChanceCalibration: Sendable {
-    struct Example: Sendable {
+    struct Example: AwaitedExample {
         var time: Int64
-        /// Where its horizon ends.
         var end: Int64
         var app: Int32
         var cell: Int16
@@ -23,28 +22,38 @@ package struct ChanceCalibration: Sendable {
         var score: Float
     }
 
+    /// Per cell (kind × range): examples answered, the yeses among them, and the sum of their
+    /// scores (what the predictor expected of them).
+    struct Cells: ExampleLearner {
+        var seen = [Double](repeating: 0, count: PredictionMoment.Kind.allCases.count * bins)
+        var hits = [Double](repeating: 0, count: PredictionMoment.Kind.allCases.count * bins)
+        var expected = [Double](repeating: 0, count: PredictionMoment.Kind.allCases.count * bins)
+
+        mutating func answer(_ x: Example, hit: Bool) {
+            let c = Int(x.cell)
+            seen[c] += 1
+            expected[c] += Double(x.score)
+            if hit { hits[c] += 1 }
+        }
+    }
+
     /// Ranges of score: halvings from 1 down, the first holding everything below.
     package static let bins = 12
     /// Opens each range starts with as the predictor expected them: until its examples outweigh
     /// them, a range believes the scores.
     package static let priorWeight = 2.0
-    /// The longest horizon an example may have: how long examples wait at most.
-    package let longest: Int64
-    /// Examples waiting for their answer, at most this many (the oldest are dropped unlearned).
-    package static let maxPending = 8192
-
-    /// Per cell (kind × range): examples answered, and the yeses among them.
-    public private(set) var seen = [Double](repeating: 0, count: PredictionMoment.Kind.allCases.count * bins)
-    package private(set) var hits = [Double](repeating: 0, count: PredictionMoment.Kind.allCases.count * bins)
-    /// Per cell, the sum of the answered examples' scores: what the predictor expected of them.
-    package private(set) var expected = [Double](repeating: 0, count: PredictionMoment.Kind.allCases.count * bins)
-    /// Waiting examples by time, from `head` on.
-    var pending: [Example] = []
-    var head = 0
+    var cells = Cells()
+    var queue: AnswerQueue<Example>
 
     public init(longest: Int64 = 30 * Millis.minute) {
-        self.longest = longest
+        queue = AnswerQueue(longest: longest)
     }
+
+    /// The longest horizon an example may have: how long examples wait at most.
+    package var longest: Int64 { queue.longest }
+    /// Per cell (kind × range): examples answered, and the yeses among them.
+    public var seen: [Double] { cells.seen }
+    package var hits: [Double] { cells.hits }
 
     /// The cell of `score` at a moment of `kind`.
     @inline(__always)
@@ -55,6 +64,14 @@ package struct ChanceCalibration: Sendable {
         return kind.rawValue * bins + range
     }
 
+    /// `score` calibrated by its cell's answers: the score times what the cell's opens came to
+    /// (`hits`) against what the predictor expected of them (`expected`), each with
+    /// ``priorWeight`` opens as expected added.
+    @inline(__always)
+    static func calibrated(_ score: Double, hits: Double, expected: Double) -> Double {
+        min(1, score * (hits + priorWeight) / (expected + priorWeight))
+    }
+
     /// The calibrated chance of `score` at a moment of `kind`: the score times what its range's
     /// opens came to against what the predictor expected of them, so that scores keep their order
     /// within a range (a predictor's finer distinctions are its worth) while the range's level is
@@ -62,53 +79,22 @@ package struct ChanceCalibration: Sendable {
     @inline(__always)
     package func chance(_ score: Double, kind: PredictionMoment.Kind) -> Double {
         let c = Self.cell(score, kind: kind)
-        return min(1, score * (hits[c] + Self.priorWeight) / (expected[c] + Self.priorWeight))
+        return Self.calibrated(score, hits: cells.hits[c], expected: cells.expected[c])
     }
 
     /// Keeps `score` of `app` at `time`, of an open within `horizon`, as an example to learn from
     /// once its answer is known. Examples come in time order; a horizon past ``longest`` is cut to it.
     public mutating func record(_ score: Double, kind: PredictionMoment.Kind, app: Int32, at time: Int64, horizon: Int64) {
-        if pending.count - head >= Self.maxPending { head += 1 }
-        pending.append(Example(time: time, end: time + min(horizon, longest), app: app,
-                               cell: Int16(Self.cell(score, kind: kind)), settled: false,
-                               score: Float(min(1, score))))
+        queue.append(Example(time: time, end: time + min(horizon, longest), app: app,
+                             cell: Int16(Self.cell(score, kind: kind)), settled: false, score: Float(min(1, score))))
     }
 
     /// Learns from one log event: examples whose horizon has closed are noes, an open answers its
     /// app's.
     public mutating func observe(_ e: UsageEvent) {
-        let t = e.time.millis
-        // An example whose horizon has closed is a no, counted once it is the oldest waiting (its
-        // answer cannot change by then: an open answers only examples whose horizon it is in).
-        while head < pending.count && pending[head].time + longest < t {
-            let x = pending[head]
-            if !x.settled { answer(x, hit: false) }
-            head += 1
-        }
-        // Answered examples are let go once they are most of the array: a plan copies the state,
-        // and with it every example still held.
-        if head > 64 && head * 2 > pending.count {
-            pending.removeFirst(head)
-            head = 0
-        }
-        guard e.kind == .open else { return }
-        var i = pending.count - 1
-        while i >= head {
-            if pending[i].app == e.app && !pending[i].settled {
-                pending[i].settled = true
-                answer(pending[i], hit: pending[i].time + StaleOpenLabel.lead <= t && t <= pending[i].end)
-            }
-            i -= 1
-        }
-    }
-
-    mutating func answer(_ x: Example, hit: Bool) {
-        let c = Int(x.cell)
-        seen[c] += 1
-        expected[c] += Double(x.score)
-        if hit { hits[c] += 1 }
+        queue.observe(e, into: &cells)
     }
 
     /// Bytes held for the user, counted by element.
-    public var bytes: Int { (seen.count + hits.count + expected.count) * 8 + (pending.count - head) * MemoryLayout<Example>.stride }
+    public var bytes: Int { (cells.seen.count + cells.hits.count + cells.expected.count) * 8 + queue.bytes }
 }

@@ -10,6 +10,7 @@ public struct MixPredictor: OpenPredictor {
     }
 
     public static var name: String { "mix" }
+    public static var learnsFromDecisions: Bool { true }
     public init() {}
     public func makeState() -> State { State() }
 

@@ -34,6 +34,10 @@ public protocol OpenPredictor: Sendable {
     /// needed for a fetch (`bar`) and a rescue's worth there per unit of chance. Nothing, unless the
     /// predictor learns from the rule's decisions.
     func weighed(bar: Double, worth: Double, state: inout State)
+
+    /// Whether the predictor learns from the rule's decisions (``weighed(bar:worth:state:)``): the
+    /// rule works out the bar and the worth only for one that does. False unless it says so.
+    static var learnsFromDecisions: Bool { get }
 }
 
 extension OpenPredictor {
@@ -46,6 +50,8 @@ extension OpenPredictor {
 
     @inline(__always)
     public func weighed(bar: Double, worth: Double, state: inout State) {}
+
+    public static var learnsFromDecisions: Bool { false }
 }
 
 /// The counting baseline's counts (`CountsPolicy.chance(of:at:now:span:offsetMinutes:counts:)`).

@@ -144,7 +144,7 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
         if keeps {
             state.pacing.record(a.gain, cost: a.outlay, energy: cost, budget: Double(view.energyBudget) / 1_000_000, at: now)
             // The chance a fetch needed here, in the terms of a chance: the gain is the chance times the worth.
-            if chance > 0 {
+            if Predictor.learnsFromDecisions && chance > 0 {
                 let worth = a.gain / chance
                 predictor.weighed(bar: lambda * a.outlay / worth, worth: worth, state: &state.predictor)
             }

@@ -76,11 +76,11 @@ public struct AwareReader: Sendable {
 
     /// Starts a file: its first line must be the header of a table this reader knows.
     public mutating func begin(header: Substring) throws(ImportProblem) {
-        guard Self.table(header: header) != nil else {
+        guard let names = try? CSVFields.split(header), Self.table(columns: Set(names)) != nil else {
             throw ImportProblem(Self.unknownTable, "not the header of an AWARE table this reads (applications_foreground, screen, battery, "
                 + "network, timezone): '\(InputBounds.printable(String(header)))'")
         }
-        try begin(columns: try CSVFields.split(header))
+        try begin(columns: names)
     }
 
     /// Starts a table whose rows have these columns, in this order.
