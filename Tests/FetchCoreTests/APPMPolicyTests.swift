@@ -114,4 +114,34 @@ struct APPMPolicyTests {
         #expect(names.count >= 5 && names.allSatisfy { PolicySpec.parse($0) != nil })
         for bad in ["appm:0", "appm:17", "appm:1.5", "appm:x", "appm:"] { #expect(PolicySpec.parse(bad) == nil, "\(bad)") }
     }
+
+    /// The counts and tables the model keeps for asking quickly agree with those it learns from,
+    /// after every event of seeded logs that overflow every table: more apps than the table of all
+    /// opens holds, more followers than a context keeps, more pairs than it remembers.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func whatTheModelKeepsForAskingAgreesWithWhatItLearnsFromAfterEveryEvent(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var m = AppSequenceModel()
+        var t: Int64 = 1_700_000_000_000
+        var evicted = false
+        for step in 0..<4_000 {
+            t += Int64.random(in: 1...600_000, using: &rng)
+            // A few apps often and many seldom, so that a table's lightest entries are replaced.
+            let app = Bool.random(using: &rng) ? Int32.random(in: 0..<12, using: &rng) : Int32.random(in: 0..<400, using: &rng)
+            let unlock = Int.random(in: 0..<8, using: &rng) == 0
+            m.observe(UsageEvent(time: Instant(millis: t), user: 0, app: unlock ? -1 : app, kind: unlock ? .screenOn : .open))
+            if step % 37 == 0 || step > 3_980 {
+                let found = m.invariantViolations
+                #expect(found.isEmpty, "after event \(step): \(found.prefix(3))")
+                if !found.isEmpty { return }
+            }
+            evicted = evicted || m.order0.entries.count == 256 && m.appsSeen > 256
+        }
+        #expect(evicted, "the log never filled the table of all opens")
+        #expect(m.order2.count == AppSequenceModel.maxContexts)
+        // Every app's chance is a share of one, and the apps seen share it all but what fell out.
+        let chances = (0..<Int32(400)).map { m.nextChance($0) }
+        #expect(chances.allSatisfy { $0 >= 0 && $0 <= 1 })
+        #expect(chances.reduce(0, +) > 0.5)
+    }
 }

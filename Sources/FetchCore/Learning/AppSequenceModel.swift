@@ -21,9 +21,17 @@ public struct AppSequenceModel: Sendable {
         var ttuTotal: Int32 = 0
     }
 
-    var order0 = FollowerCounts(capacity: 256)
+    package private(set) var order0 = FollowerCounts(capacity: 256)
     var apps: [App?] = []
-    var order2: [UInt64: FollowerCounts] = [:]
+    package private(set) var order2: [UInt64: FollowerCounts] = [:]
+    /// `order0`'s count of each app by id, the follower tables of the last app and of the last two
+    /// as stored, and their blend: `nextChance` is asked of every app at every moment, and
+    /// looking each up there (a search of up to 256 entries, a hash, a copy of the table) and
+    /// working out the blend was most of its time.
+    var order0Counts: [Int32] = []
+    var context1: FollowerCounts?
+    var context2: FollowerCounts?
+    var blend = Blend()
     package private(set) var appsSeen = 0
     /// The last two apps opened, the latest last; -1 where there is none yet.
     var last: (Int32, Int32) = (-1, -1)
@@ -55,7 +63,12 @@ public struct AppSequenceModel: Sendable {
     private mutating func opened(_ app: Int32, at t: Int64) {
         if !sawScreen && (lastOpen == .min || t - lastOpen > UsageModel.sessionGap) { sessionStart = t }
         let i = Int(app)
-        if i >= apps.count { apps.append(contentsOf: repeatElement(nil, count: i + 1 - apps.count)) }
+        // The tables the contexts share are let go first, so that the counts below change them in place.
+        (context1, context2) = (nil, nil)
+        if i >= apps.count {
+            apps.append(contentsOf: repeatElement(nil, count: i + 1 - apps.count))
+            order0Counts.append(contentsOf: repeatElement(0, count: i + 1 - order0Counts.count))
+        }
         if apps[i] == nil {
             apps[i] = App()
             appsSeen += 1
@@ -66,7 +79,8 @@ public struct AppSequenceModel: Sendable {
             apps[i]!.ttu[bin] += 1
             apps[i]!.ttuTotal += 1
         }
-        order0.add(app)
+        if let evicted = order0.add(app) { order0Counts[Int(evicted)] = 0 }
+        order0Counts[i] = order0.count(of: app)
         if last.1 >= 0 { apps[Int(last.1)]!.next.add(app) }
         if last.0 >= 0 {
             let key = Self.key(last.0, last.1)
@@ -76,43 +90,73 @@ public struct AppSequenceModel: Sendable {
         }
         last = (last.1, app)
         lastOpen = t
+        context1 = apps[i]!.next
+        context2 = last.0 >= 0 ? order2[Self.key(last.0, last.1)] : nil
+        blend = blendOfTables()
     }
 
     static func key(_ a: Int32, _ b: Int32) -> UInt64 { UInt64(UInt32(bitPattern: a)) << 32 | UInt64(UInt32(bitPattern: b)) }
 
     /// The chance that `app` is the next app opened, blended over the contexts seen.
     package func nextChance(_ app: Int32) -> Double {
-        var p = 0.0, weight = 1.0
-        // Longest context first; a function rather than an array of the tables, which would
-        // allocate at every app asked about.
-        func blend(_ table: FollowerCounts?) {
-            guard let table, table.total > 0 else { return }
+        // Longest context first, each table's count weighed by its share (`blend`, the same for
+        // every app asked); a count of zero adds nothing, so its division is not made.
+        var p = 0.0
+        if let table = context2 {
+            let c = table.count(of: app)
+            if c > 0 { p += blend.weight.x * Double(c) / blend.denominator.x }
+        }
+        if let table = context1 {
+            let c = table.count(of: app)
+            if c > 0 { p += blend.weight.y * Double(c) / blend.denominator.y }
+        }
+        if app >= 0 && Int(app) < order0Counts.count && order0Counts[Int(app)] > 0 {
+            p += blend.weight.z * Double(order0Counts[Int(app)]) / blend.denominator.z
+        }
+        return appsSeen > 0 && app >= 0 && Int(app) < apps.count && apps[Int(app)] != nil ? p + blend.rest : p
+    }
+
+    /// What each table's count is weighed by in ``nextChance(_:)``, as PPM blends them: the
+    /// weight the longer contexts leave it over its count plus distinct followers (x the last two
+    /// apps', y the last app's, z all opens'), and the weight left after all three spread over the
+    /// apps seen. The same for every app, so worked out at each open.
+    struct Blend: Sendable {
+        var weight = SIMD3<Double>(repeating: 0)
+        var denominator = SIMD3<Double>(repeating: 1)
+        var rest = 0.0
+    }
+
+    /// The blend of the tables as they stand.
+    func blendOfTables() -> Blend {
+        var b = Blend(), weight = 1.0
+        for (k, table) in [context2, context1, order0].enumerated() {
+            guard let table, table.total > 0 else { continue }
             let n = Double(table.total), d = Double(table.distinct)
-            p += weight * Double(table.count(of: app)) / (n + d)
+            (b.weight[k], b.denominator[k]) = (weight, n + d)
             weight *= d / (n + d)
         }
-        blend(last.0 >= 0 ? order2[Self.key(last.0, last.1)] : nil)
-        blend(last.1 >= 0 ? apps[Int(last.1)]?.next : nil)
-        blend(order0)
-        return appsSeen > 0 && Int(app) < apps.count && apps[Int(app)] != nil ? p + weight / Double(appsSeen) : p
+        b.rest = appsSeen > 0 ? weight / Double(appsSeen) : 0
+        return b
     }
 
     /// The chance that an open of `app` that is to come comes within `span` of `now`, given
     /// that it has not come since the last cue: from its time-till-use histogram, read linearly
     /// within a bin. One when the app has no history of timing (the sequence alone decides).
     package func withinChance(_ app: Int32, now: Int64, span: Int64) -> Double {
-        guard Int(app) >= 0, Int(app) < apps.count, let a = apps[Int(app)], a.ttuTotal > 0 else { return 1 }
+        guard app >= 0, Int(app) < apps.count, let ttu = apps[Int(app)]?.ttu, let total = apps[Int(app)]?.ttuTotal, total > 0 else {
+            return 1
+        }
         let cue = max(lastOpen, lastUnlock)
         let elapsed = cue == .min ? 0 : max(0, now - cue)
-        let before = cumulative(a, elapsed), after = cumulative(a, elapsed + span)
+        let before = Self.cumulative(ttu, elapsed, total: total), after = Self.cumulative(ttu, elapsed + span, total: total)
         return before >= 1 ? 0 : max(0, min(1, (after - before) / (1 - before)))
     }
 
-    /// The share of `a`'s time-till-use samples at or below `d`.
-    private func cumulative(_ a: App, _ d: Int64) -> Double {
+    /// The share of `total` time-till-use samples, counted by bin in `ttu`, at or below `d`.
+    private static func cumulative(_ ttu: [Int32], _ d: Int64, total: Int32) -> Double {
         var sum = 0.0, low: Int64 = 0
-        for (i, edge) in Self.ttuEdges.enumerated() {
-            let c = Double(a.ttu[i])
+        for (i, edge) in ttuEdges.enumerated() {
+            let c = Double(ttu[i])
             if d >= edge {
                 sum += c
             } else {
@@ -121,12 +165,12 @@ public struct AppSequenceModel: Sendable {
             }
             low = edge
         }
-        return sum / Double(a.ttuTotal)
+        return sum / Double(total)
     }
 
     /// Bytes the model holds for this user, counted by element.
     public var bytes: Int {
-        MemoryLayout<Self>.size + order0.bytes + apps.count * MemoryLayout<App?>.stride
+        MemoryLayout<Self>.size + order0.bytes + order0Counts.count * 4 + apps.count * MemoryLayout<App?>.stride
             + apps.reduce(0) { $0 + ($1.map { $0.next.bytes + $0.ttu.count * 4 } ?? 0) }
             + order2.reduce(0) { $0 + 8 + $1.value.bytes }
     }

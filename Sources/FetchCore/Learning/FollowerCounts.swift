@@ -15,16 +15,20 @@ public struct FollowerCounts: Sendable, Equatable {
 
     public init(capacity: Int) { self.capacity = max(1, capacity) }
 
-    /// Counts one more follow by `app`.
-    public mutating func add(_ app: Int32) {
+    /// Counts one more follow by `app`; returns the app whose place it took, if the table was full.
+    @discardableResult
+    public mutating func add(_ app: Int32) -> Int32? {
         total &+= 1
         if let i = entries.firstIndex(where: { $0.app == app }) {
             entries[i].count &+= 1
         } else if entries.count < capacity {
             entries.append(Entry(app: app, count: 1))
         } else if let i = entries.indices.min(by: { entries[$0].count < entries[$1].count }) {
+            let evicted = entries[i].app
             entries[i] = Entry(app: app, count: entries[i].count &+ 1)
+            return evicted
         }
+        return nil
     }
 
     /// How often `app` followed, zero when it is not in the table.

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One user's online calibration of a predictor's scores: per kind of moment and range of score,
 /// how often an open of the app came within the horizon, learned forward only.
 ///
