@@ -88,6 +88,11 @@ def main():
         # populations of 200 against a handful of real people); here each source is one vote.
         final = max(values, key=lambda v: gmean([source_score(v, s) for s in sources]))
         print(f"On all sources, each weighing as one: {final} (worst source {min(source_score(final, s) for s in sources):.3f}).")
+        # Where the sources' mean barely tells two values apart, the one whose worst source is best.
+        safest = max(values, key=lambda v: min(source_score(v, s) for s in sources))
+        print(f"By the worst source: {safest} ({min(source_score(safest, s) for s in sources):.3f}; "
+              f"on all sources {gmean([source_score(safest, s) for s in sources]):.3f}, against {final}'s "
+              f"{gmean([source_score(final, s) for s in sources]):.3f}).")
 
 
 if __name__ == "__main__":
