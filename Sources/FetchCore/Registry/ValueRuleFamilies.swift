@@ -4,11 +4,11 @@
 public enum ValueRuleFamilies {
     /// The predictors' names, in the order the frontier sweeps them.
     public static let predictors = [CountsPredictor.name, APPMPredictor.name, HabitsPredictor.name, LearnedPredictor.name,
-                                    MixPredictor.name]
+                                    MixPredictor.name, Mix2Predictor.name]
 
     /// The families' names, in the order of ``predictors``.
     public static let families = [CountsPredictor.family, APPMPredictor.family, HabitsPredictor.family, LearnedPredictor.family,
-                                  MixPredictor.family]
+                                  MixPredictor.family, Mix2Predictor.family]
 
     /// The shares of the budget a frontier sweeps: from 1% to all of it, each about 1.26 times the
     /// last, so that the points' energies stay within 1.6 times of their neighbours' though each
@@ -32,7 +32,8 @@ public enum ValueRuleFamilies {
         [family(CountsPredictor(), entries: entries(CountsPredictor()), examples: ["ev-counts", "ev-counts:0.001"]),
          family(APPMPredictor(), entries: entries(APPMPredictor()), examples: ["ev-appm@1"]),
          family(LearnedPredictor(), entries: entries(LearnedPredictor()), examples: ["ev-learned"]),
-         family(MixPredictor(), entries: entries(MixPredictor()), examples: ["ev-mix"])]
+         family(MixPredictor(), entries: entries(MixPredictor()), examples: ["ev-mix"]),
+         family(Mix2Predictor(), entries: entries(Mix2Predictor()), examples: ["ev-mix2"])]
     }
 
     /// A family of the rule over `predictor`, swept over ``shares``.

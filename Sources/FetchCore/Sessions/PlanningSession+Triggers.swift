@@ -18,6 +18,7 @@ extension PlanningSession {
     @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<MixPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<Mix2Predictor>)
     public func wake(_ kind: WakeKind, at: Int64?) -> WakeDecision? {
         guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
         let t = at ?? lastEventTime

@@ -59,6 +59,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<MixPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<Mix2Predictor>)
     public func receive(_ e: UsageEvent) {
         precondition(e.time.millis >= lastEventTime, "events of a planning session must come in time order")
         simulator(user: e.user).receive(e)
@@ -75,6 +76,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<MixPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<Mix2Predictor>)
     public func report(_ f: FetchReport, user id: Int32) {
         precondition(f.start.millis >= lastEventTime, "reports of a planning session must come in time order")
         simulator(user: id).report(f)
@@ -104,6 +106,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<MixPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<Mix2Predictor>)
     public func budget(at: Int64?) -> BudgetState? {
         guard let live = sim, reachable(at ?? lastEventTime) else { return nil }
         let sim = projection(of: live, to: at ?? lastEventTime)
@@ -142,6 +145,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<MixPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<Mix2Predictor>)
     public func plan(app: String, at: Int64?, horizon: Int64) -> FetchPlan {
         let question = PlanMemo.Question(app: app, at: at, horizon: horizon)
         if let known = memo.plan(for: question) { return known }
@@ -170,6 +174,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<MixPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<Mix2Predictor>)
     public func planAnew(app: String, at: Int64?, horizon: Int64) -> FetchPlan {
         plan(app: app, at: at, horizon: horizon, keeping: .never)
     }
@@ -184,6 +189,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     @_specialize(exported: true, where P == ValueRulePolicy<APPMPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<LearnedPredictor>)
     @_specialize(exported: true, where P == ValueRulePolicy<MixPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<Mix2Predictor>)
     public func plans(apps: [String], at: Int64?, horizon: Int64) -> [FetchPlan] {
         let (kept, ranOnceFrom) = (self.kept, self.ranOnceFrom)
         defer { (self.kept, self.ranOnceFrom) = (kept, ranOnceFrom) }

@@ -9,6 +9,7 @@ extension ValueRulePolicy: PlanningPolicy {
     @_specialize(where Predictor == HabitsPredictor)
     @_specialize(where Predictor == LearnedPredictor)
     @_specialize(where Predictor == MixPredictor)
+    @_specialize(where Predictor == Mix2Predictor)
     public func assess(_ app: Int32, at point: DecisionPoint, view: UserView, state: UserState) -> Assessment? {
         guard let (moment, shared) = Self.moment(point, view: view), let a = view.app(app), a.opens >= 1, app != moment.opened else {
             return nil

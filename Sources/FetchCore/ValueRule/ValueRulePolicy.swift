@@ -70,6 +70,7 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
     @_specialize(where Predictor == HabitsPredictor)
     @_specialize(where Predictor == LearnedPredictor)
     @_specialize(where Predictor == MixPredictor)
+    @_specialize(where Predictor == Mix2Predictor)
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
         guard let (moment, shared) = Self.moment(point, view: view) else { return }
         var price: Double? = nil
@@ -89,6 +90,7 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
     @_specialize(where Predictor == HabitsPredictor)
     @_specialize(where Predictor == LearnedPredictor)
     @_specialize(where Predictor == MixPredictor)
+    @_specialize(where Predictor == Mix2Predictor)
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision,
                        weighingOnly app: Int32) {
         guard let (moment, shared) = Self.moment(point, view: view) else { return }
@@ -161,6 +163,7 @@ extension ValueRulePolicy {
     @_specialize(where Predictor == HabitsPredictor)
     @_specialize(where Predictor == LearnedPredictor)
     @_specialize(where Predictor == MixPredictor)
+    @_specialize(where Predictor == Mix2Predictor)
     public func replay(scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable, trace: (any TraceSink)?,
                        archive: (any UserRowArchive)?) -> ReplayDriver {
         ReplayDriver(Replay(policy: self, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace, archive: archive))
