@@ -30,6 +30,8 @@ def main():
     ap.add_argument("--candidates", required=True, help="value=file.json,...")
     ap.add_argument("--apart", default="", help="users held out of every choice, reported apart")
     ap.add_argument("--by-source", action="store_true", help="also leave out one source (a JSON file) at a time")
+    ap.add_argument("--incumbent", help="the value in use: it stays unless another leads it both on the mean and on the worst "
+                                        "(of the sources with --by-source, else of the tuning users); docs/metrics.md")
     a = ap.parse_args()
     runs, families = {}, {}
     for item in a.candidates.split(","):
@@ -48,6 +50,8 @@ def main():
     if any(u not in users for u in apart):
         sys.exit(f"--apart: no such user in every run: {', '.join(u for u in apart if u not in users)}")
     tuning = [u for u in users if u not in apart]
+    if a.incumbent is not None and a.incumbent not in values:
+        sys.exit(f"--incumbent: {a.incumbent} is not a candidate ({', '.join(values)})")
 
     def score(value, user):
         return gmean([runs[value][user][f.replace("{}", families[value] or value)] for f in a.figure])
@@ -69,6 +73,7 @@ def main():
           f"worst {min(left_out):.3f}; chosen {', '.join(f'{v} ({n}×)' for v, n in chosen.items())}.")
     print(f"On all tuning users: {final}" + (f"; on the users held apart: " + ", ".join(f"{u} {score(final, u):.3f}" for u in apart)
                                              if apart else ""))
+    units = {u: [u] for u in tuning}
     if a.by_source:
         sources = sorted({u.split("/", 1)[0] for u in tuning if "/" in u})
 
@@ -93,6 +98,31 @@ def main():
         print(f"By the worst source: {safest} ({min(source_score(safest, s) for s in sources):.3f}; "
               f"on all sources {gmean([source_score(safest, s) for s in sources]):.3f}, against {final}'s "
               f"{gmean([source_score(final, s) for s in sources]):.3f}).")
+        units = {s: [u for u in tuning if u.startswith(s + "/")] for s in sources}
+    if a.incumbent is not None:
+        choose(a.incumbent, values, units, score, "sources" if a.by_source else "tuning users")
+
+
+def choose(incumbent, values, units, score, what):
+    """The rule of docs/metrics.md, "Choosing across users": the value in use stays unless another
+    leads it both on the mean over `units` (each weighing as one) and on the worst of them."""
+    def unit(v, us):
+        return gmean([score(v, u) for u in us])
+
+    def mean(v):
+        return gmean([unit(v, us) for us in units.values()])
+
+    def worst(v):
+        return min(unit(v, us) for us in units.values())
+    rivals = [v for v in values if v != incumbent and mean(v) > mean(incumbent) and worst(v) > worst(incumbent)]
+    chosen = max(rivals, key=mean) if rivals else incumbent
+    head = f"\nThe choice ({incumbent} in use; a rival must lead it on the mean over the {what} and on the worst of them): "
+    if chosen == incumbent:
+        print(head + f"{incumbent} stays (mean {mean(incumbent):.3f}, worst {worst(incumbent):.3f}); the best rival by the mean, "
+              f"{max((v for v in values if v != incumbent), key=mean, default=incumbent)}.")
+    else:
+        print(head + f"{chosen} (mean {mean(chosen):.3f}, worst {worst(chosen):.3f}; {incumbent} {mean(incumbent):.3f}, "
+              f"{worst(incumbent):.3f}).")
 
 
 if __name__ == "__main__":
