@@ -30,6 +30,7 @@ let package = Package(
             dependencies: [
                 .product(name: "FetchBench", package: "FetchScheduler"),
                 .product(name: "FetchCore", package: "FetchScheduler"),
+                .product(name: "FetchResults", package: "FetchScheduler"),
                 .product(name: "FetchTesting", package: "FetchScheduler"),
             ],
             path: "PlanInstructions"

@@ -1,5 +1,6 @@
 import FetchBench
 import FetchCore
+import FetchResults
 import FetchTesting
 
 /// Work whose instructions a profiler can count (`Benchmarks/plan-instructions.sh` counts those
