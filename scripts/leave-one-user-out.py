@@ -16,6 +16,10 @@ after a colon, and `{}` in a figure stands for it:
 A candidate may join runs of several sources with `+` (dev.json+g1.json:adaptive); users are
 then named source/user, and `--by-source` also leaves out one source at a time, each source
 weighing as one fold whatever its number of users, and the value chosen on all sources so weighed.
+
+`--incumbent V` applies the rule that decides (docs/metrics.md, "Choosing across users"): V, the
+value in use, stays unless another leads it both on the mean and on the worst, of the sources
+with `--by-source`, else of the tuning users.
 """
 import argparse, json, math, sys
 
@@ -61,7 +65,7 @@ def main():
     print("|---|" + "---:|" * (2 + len(apart)))
     for v in values:
         per = [score(v, u) for u in tuning]
-        print(f"| {v} | {gmean(per):.3f} | {min(per):.3f} | " + " | ".join(f"{score(v, u):.3f}" for u in apart) + " |")
+        print("| " + " | ".join([v, f"{gmean(per):.3f}", f"{min(per):.3f}"] + [f"{score(v, u):.3f}" for u in apart]) + " |")
     chosen, left_out = {}, []
     for u in tuning:
         others = [o for o in tuning if o != u]
@@ -76,6 +80,8 @@ def main():
     units = {u: [u] for u in tuning}
     if a.by_source:
         sources = sorted({u.split("/", 1)[0] for u in tuning if "/" in u})
+        if not sources:
+            sys.exit("--by-source: the candidates name one source; join several with + (dev.json+g1.json:adaptive)")
 
         def source_score(v, s):
             return gmean([score(v, u) for u in tuning if u.startswith(s + "/")])
