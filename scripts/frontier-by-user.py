@@ -3,7 +3,7 @@
 the energy of each point of a baseline, user by user and summed, the worst user named.
 
 Usage: scripts/frontier-by-user.py --bin BIN [--scenario F] [--budget-share 0.6] LOG... \
-         --families ev-learned,adaptive --baselines counts,appm [--default ev-learned]
+         --families ev-learned,adaptive --baselines counts,appm [--default ev-learned] [--hindsight oracle:hindsight]
 
 Each family's and baseline's sweep comes from `bench --frontier --sweep` (the registry's
 lists); the oracles run beside them. A baseline point counts where it spends at most
@@ -31,10 +31,11 @@ def read(curve, energy):
     return r0
 
 
-def family(policy):
-    for sep in ":@":
-        policy = policy.split(sep, 1)[0]
-    return policy
+def family(policy, known):
+    """The longest of `known` family names that `policy` is, or that is followed there by `:` or `@`
+    (`oracle:hindsight@0.1` is `oracle:hindsight`, `adaptive@0.1` is `adaptive`)."""
+    found = [k for k in known if policy == k or (policy.startswith(k) and policy[len(k)] in ":@")]
+    return max(found, key=len) if found else None
 
 
 def main():
@@ -47,13 +48,17 @@ def main():
     ap.add_argument("--budget-share", type=float, default=0.6)
     ap.add_argument("--least-share", type=float, default=0.0, help="count only baseline points spending at least this share")
     ap.add_argument("--json", help="also write the figures as JSON to this file")
+    ap.add_argument("--hindsight", help="a reference family (oracle:hindsight): each family's curve as a multiple of its "
+                    "curve at the baseline points, the learning regret")
     ap.add_argument("--csv", help="read this `bench --per user --format csv` output instead of running bench")
     ap.add_argument("logs", nargs="*")
     a = ap.parse_args()
     fams, bases = a.families.split(","), a.baselines.split(",")
+    refs = [a.hindsight] if a.hindsight else []
+    known = fams + bases + refs
     extra = [a.default] if a.default else []
     cmd = [a.bin, "bench", *a.logs, "--scenario", a.scenario, "--policies", ",".join(extra + ["oracle", "oracle:opens"]),
-           "--frontier", "--sweep", ",".join(dict.fromkeys(fams + bases)), "--format", "csv", "--per", "user"]
+           "--frontier", "--sweep", ",".join(dict.fromkeys(fams + bases + refs)), "--format", "csv", "--per", "user"]
     if a.csv:
         with open(a.csv) as f:
             out = f.read()
@@ -81,10 +86,10 @@ def main():
         budget = day_budget * days
         cells, fig = [], {"days": days}
         for f in fams:
-            curve = envelope([(e, r) for p, (e, r, _) in pol.items() if family(p) == f])
+            curve = envelope([(e, r) for p, (e, r, _) in pol.items() if family(p, known) == f])
             for b in bases:
                 ratios = [read(curve, e) / r for p, (e, r, _) in pol.items()
-                          if family(p) == b and r > 0 and a.least_share * budget <= e <= a.budget_share * budget]
+                          if family(p, known) == b and r > 0 and a.least_share * budget <= e <= a.budget_share * budget]
                 if ratios:
                     cells.append(f"{min(ratios):.2f} … {max(ratios):.2f}")
                     fig[f"{f}/{b}"] = [min(ratios), max(ratios)]
@@ -95,11 +100,20 @@ def main():
                 else:
                     cells.append("-")
         for f in fams:
-            curve = envelope([(e, r) for p, (e, r, _) in pol.items() if family(p) == f])
+            curve = envelope([(e, r) for p, (e, r, _) in pol.items() if family(p, known) == f])
             e, r, _ = pol["oracle:opens"]
             v = read(curve, e) / r if r > 0 else float("nan")
             cells.append(f"{v:.2f}")
             fig[f"{f}@oracle:opens"] = v
+        if a.hindsight:
+            ref = envelope([(e, r) for p, (e, r, _) in pol.items() if family(p, known) == a.hindsight])
+            for f in fams:
+                curve = envelope([(e, r) for p, (e, r, _) in pol.items() if family(p, known) == f])
+                ratios = [read(curve, e) / read(ref, e) for p, (e, r, _) in pol.items() if family(p, known) in bases
+                          and r > 0 and read(ref, e) > 0 and a.least_share * budget <= e <= a.budget_share * budget]
+                if ratios:
+                    fig[f"{f}/{a.hindsight}#geo"] = math.exp(sum(math.log(max(1e-3, x)) for x in ratios) / len(ratios))
+                    fig[f"{f}/{a.hindsight}#min"] = min(ratios)
         print(f"| {u} | {days} | " + " | ".join(cells) + " |")
         figures["users"][u] = fig
     print("\nGeometric mean over each user's points, then the users' mean and the worst user's:")
@@ -109,6 +123,16 @@ def main():
             mean = math.exp(sum(math.log(v) for v in per.values()) / len(per))
             w = min(per, key=per.get)
             print(f"  {key}: {mean:.3f} (worst {per[w]:.3f}, {w})")
+    if a.hindsight:
+        print(f"\nEach family's curve as a multiple of {a.hindsight}'s at the baseline points (the learning regret), "
+              "per user: geometric mean (lowest)")
+        for f in fams:
+            key = f"{f}/{a.hindsight}"
+            per = {u: figures["users"][u][key + "#geo"] for u in users if key + "#geo" in figures["users"][u]}
+            if per:
+                mean = math.exp(sum(math.log(v) for v in per.values()) / len(per))
+                cells = ", ".join(f"{u} {per[u]:.3f} ({figures['users'][u][key + '#min']:.2f})" for u in sorted(per))
+                print(f"  {key}: {mean:.3f} over users; {cells}")
     print("\nWorst user, lowest multiple: " + "; ".join(f"{k}: {v[0]:.2f} ({v[1]})" for k, v in worst.items()))
     figures["worst"] = {k: {"ratio": v[0], "user": v[1]} for k, v in worst.items()}
     if a.default:

@@ -49,6 +49,9 @@ enum Charts {
                 if a < bottom { plot.svg.line(x(o.energyJoules), a, x(o.energyJoules), min(b, bottom), "#999") }
             }
         }
+        // The legend's labels end inside the chart's right margin, however long the longest name.
+        let longest = Double(frontiers.map(\.family.count).max() ?? 0)
+        let label = min(plot.right - 86, plot.right + 36 - 6.2 * longest)
         for (i, f) in frontiers.enumerated() {
             let color = SVG.palette[i % SVG.palette.count]
             plot.svg.polyline([(x(0), y(0))] + f.points.map { (x($0.energyJoules), y(Double($0.rescuedOpens))) }, color)
@@ -59,8 +62,8 @@ enum Charts {
             // A legend in the top right corner, where no curve goes (they bend over well before
             // the widest point's energy): labels at the curves' ends overlap once five families end close.
             let row = top + 6 + Double(i) * 16
-            plot.svg.line(plot.right - 112, row, plot.right - 92, row, color, width: 2)
-            plot.svg.text(plot.right - 86, row + 4, f.family, fill: color)
+            plot.svg.line(label - 26, row, label - 6, row, color, width: 2)
+            plot.svg.text(label, row + 4, f.family, fill: color)
             if let at = f.rescuedAtOracleEnergy, let o = f.oracle {
                 plot.svg.circle(x(o.energyJoules), y(at), 5, fill: "none", stroke: color,
                                 title: "\(f.family) at the oracle's energy: \(ResultText.fixed(at, 1)) rescued")

@@ -39,7 +39,7 @@ struct CommandTests {
         let frontiers = try #require(top["frontiers"] as? [[String: Any]])
         #expect(frontiers.compactMap { $0["family"] as? String }
             == ["adaptive", "counts", "fixed", "appm", "ebc", "android-prefetch", "ev-counts", "ev-appm", "ev-learned", "ev-mix",
-               "ev-mix2", "adaptive-v1"])
+               "ev-mix2", "adaptive-v1", "oracle:hindsight", "oracle:hindsight-counts"])
         for f in frontiers {
             let points = try #require(f["points"] as? [[String: Any]])
             let energies = points.map { $0["energyJoules"] as! Double }
@@ -84,7 +84,7 @@ struct CommandTests {
         (["--sweep", "adaptive"], "give --frontier too"),
         (["--frontier", "--sweep", "adaptive,bogus"],
          "--sweep: 'bogus' is not a family (adaptive, counts, fixed, appm, ebc, android-prefetch, ev-counts, ev-appm, ev-learned, "
-            + "ev-mix, ev-mix2, adaptive-v1)"),
+            + "ev-mix, ev-mix2, adaptive-v1, oracle:hindsight, oracle:hindsight-counts)"),
         (["--frontier", "--sweep", ""], "--sweep: '' is not a family"),
         (["--frontier", "--sweep", "adaptive,,fixed"], "--sweep: '' is not a family"),
         (["--frontier", "--sweep", "Adaptive"], "--sweep: 'Adaptive' is not a family"),

@@ -76,14 +76,19 @@ public struct Frontier: Sendable, Encodable {
     }
 
     /// The references `bench --frontier` adds: the oracle, where the frontiers are read, and the
-    /// oracle that knows the opens but not the fetches' outcomes (prediction alone).
+    /// oracle that knows the opens but not the fetches' outcomes (prediction alone). The hindsight
+    /// references (`oracle:hindsight`, `oracle:hindsight-counts`) are swept families of their own.
     public static let references = ["oracle", "oracle:opens"]
 
-    /// The family of a policy name (`adaptive@0.04` and `adaptive` are both `adaptive`), nil
-    /// for a policy with no knob.
+    /// The family of a policy name (`adaptive@0.04` and `adaptive` are both `adaptive`;
+    /// `oracle:hindsight@0.1` is `oracle:hindsight`), nil for a policy with no knob: the longest
+    /// swept family's name that the policy's is, or that is followed there by `:` or `@`.
     public static func family(of policy: String, registry: PolicyRegistry = .builtIn) -> String? {
-        let base = policy.split(maxSplits: 1, whereSeparator: { $0 == ":" || $0 == "@" }).first.map(String.init) ?? policy
-        return registry.sweptNames.contains(base) ? base : nil
+        registry.sweptNames.filter { name in
+            guard policy.hasPrefix(name) else { return false }
+            let rest = policy.dropFirst(name.count)
+            return rest.isEmpty || rest.first == ":" || rest.first == "@"
+        }.max { $0.count < $1.count }
     }
 
     /// The frontiers of every family of `registry` with at least two points among `reports`.

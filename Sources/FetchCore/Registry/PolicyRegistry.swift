@@ -51,5 +51,6 @@ public struct PolicyRegistry: Sendable {
     /// The project's families, in the order `--help` lists them: the swept ones first, in the
     /// order of the frontier, `adaptive` at the head.
     public static let builtIn = PolicyRegistry(
-        [ValueRuleFamilies.adaptive] + PolicySpec.swept + ValueRuleFamilies.others + [PolicySpec.adaptiveV1] + PolicySpec.others)
+        [ValueRuleFamilies.adaptive] + PolicySpec.swept + ValueRuleFamilies.others + [PolicySpec.adaptiveV1] + PolicySpec.others
+            + ValueRuleFamilies.hindsight)
 }

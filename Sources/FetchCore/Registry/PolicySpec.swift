@@ -162,9 +162,10 @@ public enum PolicySpec {
     public static func problem(with text: String) -> String {
         let shown = InputBounds.printable(text)
         for entry in registry {
-            guard let cut = entry.name.firstIndex(where: { $0 == ":" || $0 == "@" }), entry.name[cut...].hasSuffix(">"),
-                  !entry.name.hasPrefix("exec:") else { continue }
-            let family = entry.name[...cut]
+            // The name up to its knob's separator: `oracle:hindsight@` of `oracle:hindsight@<share>`.
+            guard let open = entry.name.firstIndex(of: "<"), open > entry.name.startIndex, entry.name.hasSuffix(">"),
+                  ":@".contains(entry.name[entry.name.index(before: open)]), !entry.name.hasPrefix("exec:") else { continue }
+            let family = entry.name[..<open]
             if text.hasPrefix(family) {
                 let value = InputBounds.printable(String(text.dropFirst(family.count)))
                 return "policy '\(shown)': '\(value)' is not a value of \(entry.name) (\(entry.summary))"

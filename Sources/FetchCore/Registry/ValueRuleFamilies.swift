@@ -16,12 +16,16 @@ public enum ValueRuleFamilies {
     public static let shares = ["0.01", "0.013", "0.016", "0.02", "0.025", "0.032", "0.04", "0.05", "0.063", "0.08", "0.1",
                                 "0.13", "0.16", "0.2", "0.25", "0.32", "0.4", "0.5", "0.63", "0.8", "1"]
 
+    /// The predictor of the project's policy, `adaptive`, and so of `oracle:hindsight`: the one
+    /// place that names the default's predictor.
+    public typealias DefaultPredictor = HabitsPredictor
+
     /// The registry's family `adaptive`: the project's policy, first in the list.
     static var adaptive: PolicyFamily {
-        let habits = HabitsPredictor()
+        let habits = DefaultPredictor()
         return family(habits, entries: [
             entry(habits, summary: "this project's policy: the value rule over each user's habits, its price the user's own "
-                      + "for \(TriggerReason.percent(ValueRulePolicy<HabitsPredictor>.defaultShare))% of the daily budget"),
+                      + "for \(TriggerReason.percent(ValueRulePolicy<DefaultPredictor>.defaultShare))% of the daily budget"),
             shareEntry(habits, subject: "adaptive"), priceEntry(habits, subject: "adaptive"),
         ], examples: ["adaptive", "adaptive@0.04", "adaptive:0.001"])
     }
@@ -71,5 +75,27 @@ public enum ValueRuleFamilies {
     static func priceEntry<P: OpenPredictor>(_ predictor: P, subject: String) -> PolicySpec.Entry {
         .knob("\(P.family):<x>", summary: "\(subject) at one price for every user: x expected rescues per joule (more than 0, at most 10)",
               most: InputBounds.maxRescuesPerJoule) { ValueRulePolicy(predictor, fixedPrice: $0, label: $1) }
+    }
+
+    /// The shares a hindsight reference's curve sweeps: every other one of ``shares``, from 1%
+    /// to all of the budget, each about 1.6 times the last (a reference's curve is read, not chosen on).
+    public static let hindsightShares = stride(from: 0, to: shares.count, by: 2).map { shares[$0] }
+
+    /// The hindsight references (``HindsightPolicy``): the default's rule over its predictor and
+    /// over plain counts, each fitted on the user's whole log before the replay starts; swept
+    /// over ``hindsightShares`` beside every family's curve.
+    static var hindsight: [PolicyFamily] {
+        [hindsightFamily(DefaultPredictor(), name: "oracle:hindsight", subject: "the default's rule over its predictor (\(DefaultPredictor.name))"),
+         hindsightFamily(CountsPredictor(), name: "oracle:hindsight-counts", subject: "the default's rule over plain counts")]
+    }
+
+    static func hindsightFamily<P: OpenPredictor>(_ predictor: P, name: String, subject: String) -> PolicyFamily {
+        let summary = "\(subject), fitted on the user's whole log before the replay starts: what learning could reach in hindsight"
+        return PolicyFamily(name: name, entries: [
+            PolicySpec.Entry(name: name, summary: summary + " (not causal)") { $0 == name ? HindsightPolicy(predictor, label: name) : nil },
+            .knob("\(name)@<share>", summary: "\(name) aiming at a share (more than 0, at most 1) of the budget", most: 1) {
+                HindsightPolicy(predictor, budgetShare: $0, label: $1)
+            },
+        ], sweeping: hindsightShares.map { "\(name)@\($0)" }, examples: [name, "\(name)@0.1"])
     }
 }
