@@ -179,7 +179,7 @@ struct ShardTests {
     func replayingUserByUserGivesTheBytesOfTimeOrder(threads: Int) async throws {
         let dir = Fetchsched.temp()
         let args = ["bench", Self.log, "--skip-invalid", "--scenario", Self.scenario, "--seed", "4",
-                    "--policies", "none,fixed:15m,adaptive,adaptive+push,oracle", "--quiet"]
+                    "--policies", "none,fixed:15m,adaptive,adaptive+push,oracle,oracle:hindsight", "--quiet"]
         for format in [["json"], ["markdown"], ["csv", "--per", "user"], ["csv", "--per", "day"]] {
             let whole = try await Fetchsched.run(args + ["--format"] + format)
             let byUser = try await Fetchsched.run(args + ["--format"] + format + ["--by-user", "--threads", "\(threads)"])

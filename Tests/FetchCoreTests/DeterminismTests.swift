@@ -12,7 +12,7 @@ struct DeterminismTests {
         return try ResultText.json(log.replay(PolicySpec.parse(policy)!, scenario: scenario, seed: seed))
     }
 
-    @Test(arguments: ["none", "fixed:15m", "oracle"])
+    @Test(arguments: ["none", "fixed:15m", "oracle", "oracle:hindsight", "oracle:hindsight-counts"])
     func sameInputsAndSeedGiveByteIdenticalJSON(policy: String) throws {
         #expect(try json(policy, seed: 3) == json(policy, seed: 3))
     }
