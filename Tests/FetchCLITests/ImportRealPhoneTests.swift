@@ -186,6 +186,26 @@ struct ImportAwareRealTests {
         #expect(log?.contains("2024-03-11T11:00:00.000+02:00,dev,,screen_on,") == true, "\(log ?? "")")
     }
 
+    /// AWARE's notifications table, in its client's columns: each row a `notification` of its package,
+    /// beside the opens of the foreground table; a row with no package is refused by its line.
+    @Test func awaresNotificationsAreNotificationsOfTheirApps() async throws {
+        let header = "_id,timestamp,device_id,package_name,application_name,text,sound,vibrate,defaults,flags\n"
+        let notes = header + "1,1710147600000,dev,com.chat,Chat,abc,,,-1,16\n2,1710147660000,dev,com.mail,Mail,def,x,,-1,16\n"
+        let apps = "_id,timestamp,device_id,package_name,application_name,is_system_app\n1,1710147630000,dev,com.chat,Chat,0\n"
+        let (r, log) = try await ImportRealPhoneTests.importing("aware", ["apps.csv": apps, "notes.csv": notes], ["--utc-offset", "+01:00"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(log == """
+            timestamp,user,app,event,value
+            2024-03-11T10:00:00.000+01:00,dev,com.chat,notification,
+            2024-03-11T10:00:30.000+01:00,dev,com.chat,open,
+            2024-03-11T10:01:00.000+01:00,dev,com.mail,notification,
+
+            """, "\(log ?? "")")
+        let bad = header + "1,1710147600000,dev,,Chat,abc,,,-1,16\n"
+        let (b, _) = try await ImportRealPhoneTests.importing("aware", ["notes.csv": bad], ["--utc-offset", "+01:00"])
+        #expect(b.status != 0 && b.err.contains("notes.csv:2"), "\(b.err)")
+    }
+
     @Test func anUnknownTableIsRefusedByNameEvenWhenSkippingRows() async throws {
         let notes = "_id,timestamp,device_id,package_name,text\n1,1710147600000,dev,com.chat,hello\n"
         let screen = Self.screenHeader + "1,1710147600000,dev,1\n"

@@ -11,12 +11,14 @@ struct WellbeingImportTests {
     /// Worked by hand from the fixture's events, in Berlin's time across the change of the clocks:
     /// each unlock a `screen_on`, which also starts a new visit to the app left in front; a
     /// return after the home screen a new open; a picker in WhatsApp's task and the notification
-    /// shade passed over; the shutdown a `screen_off`, the startup nothing.
+    /// shade passed over; Gmail's notification a `notification`; the shutdown a `screen_off`, the
+    /// startup nothing.
     static let expected = """
         timestamp,user,app,event,value
         2024-10-26T08:00:00.000+02:00,sam,,screen_on,
         2024-10-26T08:00:01.000+02:00,sam,com.whatsapp,open,
         2024-10-26T08:00:32.000+02:00,sam,com.whatsapp,open,
+        2024-10-26T08:02:00.000+02:00,sam,com.google.android.gm,notification,
         2024-10-26T12:30:00.000+02:00,sam,,screen_on,
         2024-10-26T12:30:00.500+02:00,sam,com.whatsapp,open,
         2024-10-26T12:32:00.000+02:00,sam,com.google.android.gm,open,
@@ -66,10 +68,10 @@ struct WellbeingImportTests {
         let out = dir + "/sam.csv"
         let r = try await Fetchsched.run(["import", "--from", "wellbeing", "--user", "sam", "--time-zone", "Europe/Berlin", db, "--out", out])
         #expect(r.status == 0, "\(r.err)")
-        let expected = Self.expected.replacingOccurrences(of: "2024-10-26T12:30:00.000+02:00,sam,,screen_on,", with: """
+        let expected = Self.expected.replacingOccurrences(of: "2024-10-26T08:02:00.000+02:00,sam,com.google.android.gm,notification,", with: """
             2024-10-26T08:01:00.000+02:00,sam,com.google.android.documentsui,open,
             2024-10-26T08:01:20.000+02:00,sam,com.whatsapp,open,
-            2024-10-26T12:30:00.000+02:00,sam,,screen_on,
+            2024-10-26T08:02:00.000+02:00,sam,com.google.android.gm,notification,
             """)
         #expect(try String(contentsOfFile: out, encoding: .utf8) == expected)
     }

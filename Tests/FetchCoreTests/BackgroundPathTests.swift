@@ -57,6 +57,40 @@ struct TransferTests {
 }
 
 struct LocationWakeTests {
+    /// Fetches every app it knows at a notification, and at one moment it sets a timer for.
+    struct NotificationProbe: FetchPolicy {
+        let timer: Instant
+        var name: String { "probe" }
+        func makeState() -> Bool { false }
+        func decide(_ point: DecisionPoint, view: UserView, state: inout Bool, decision: inout Decision) {
+            switch point {
+            case .wake(.notification), .timer: decision.fetches += view.apps.map(\.id)
+            default: break
+            }
+            if !state { (state, decision.wakeAt) = (true, timer) }
+        }
+    }
+
+    /// A notification is a wake: the policy is asked there, and a fetch it starts rides the
+    /// awake radio (no wake's energy), where a fetch at a moment of its own pays for the wake.
+    @Test func aNotificationIsAWakeWhoseFetchesShareTheRadio() {
+        var s = Scenario.default
+        s.defaultApp.profile.failureRate = 0
+        var log = LogBuilder()
+        log.add(.network, value: Network.wifi.rawValue, at: "07:00")
+        log.open("news", at: "07:05")
+        log.add(.notification, app: "news", at: "08:00")
+        log.open("news", at: "08:10")
+        log.open("news", at: "11:00")
+        let trace = RecordingTrace()
+        _ = log.replay(NotificationProbe(timer: log.time("10:00")), scenario: s, trace: trace)
+        let fetches = trace.rows.filter { $0.refusal == nil }
+        #expect(fetches.map(\.start) == [log.time("08:00").millis, log.time("10:00").millis])
+        let shared = fetches.map { s.energy.fetchMicroJ(ms: $0.durationMs, bytes: $0.bytes, network: $0.network, sharedWake: true) }
+        let own = fetches.map { s.energy.fetchMicroJ(ms: $0.durationMs, bytes: $0.bytes, network: $0.network, sharedWake: false) }
+        #expect(fetches.map(\.energyMicroJ) == [shared[0], own[1]] && shared[1] < own[1], "\(fetches.map(\.energyMicroJ)) \(shared) \(own)")
+    }
+
     @Test func aLocationEventWakesOnlyAppsThatMonitorLocation() {
         var s = Scenario.default
         var maps = s.defaultApp

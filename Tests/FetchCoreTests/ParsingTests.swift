@@ -32,6 +32,19 @@ struct ParsingTests {
         #expect(e.time.millis == 1_702_252_236_500 && e.unixForm && e.value == 55)
     }
 
+    /// A notification names the app that posted it, is a wake opportunity, and goes before an
+    /// open of the same instant (after the other wakes): the stores' raw value comes last.
+    @Test func aNotificationIsAnAppsWakeBeforeTheOpensOfItsInstant() throws {
+        let n = try #require(try parse("1702252236,u,com.a,notification,"))
+        #expect(n.kind == .notification && n.kind.isAppEvent && n.kind.isWakeOpportunity && n.kind.logName == "notification")
+        #expect(EventKind.notification.rawValue == UInt8(EventKind.allCases.count - 1))
+        var open = n, screenOn = n, screenOff = n
+        (open.kind, screenOn.kind, screenOff.kind) = (.open, .screenOn, .screenOff)
+        #expect(screenOn.canonicallyPrecedes(n) && n.canonicallyPrecedes(open) && open.canonicallyPrecedes(screenOff))
+        let ranks = EventKind.allCases.map(\.canonicalRank)
+        #expect(Set(ranks).count == ranks.count)
+    }
+
     @Test func quotedFieldsAndCRLFAreAccepted() throws {
         let e = try #require(try parse("1702252236,\"u, the first\",\"com.\"\"a\"\"\",open,\r"))
         #expect(e.kind == .open)
@@ -54,6 +67,9 @@ struct ParsingTests {
         ("1702252236,u,,lowpower,", .missingField, "missing field 'value'"),
         ("1702252236,u,a,screen_on,", .badValue, "must leave 'app' empty"),
         ("1702252236,u,a,push,loud", .badValue, "not silent or alert"),
+        ("1702252236,u,,notification,", .missingField, "missing field 'app'"),
+        ("1702252236,u,a,notification,3", .badValue, "takes no value"),
+        ("1702252236,u,a,notificatio,", .unknownEvent, "unknown event 'notificatio'"),
     ])
     func badRowsAreRejectedWithTheirReason(line: String, kind: RowProblemKind, says: String) {
         let p = problem(line)

@@ -12,7 +12,7 @@ extension ImportCommand {
     /// row finds its device's offset; then foreground, screen, battery, network, so that rows of
     /// one instant from different tables meet in the same order every time (an app's move
     /// before the screen going off in the same millisecond: the open is kept).
-    private static let rank: [AwareReader.Table?] = [.timezone, .foreground, .screen, .battery, .network, nil]
+    private static let rank: [AwareReader.Table?] = [.timezone, .foreground, .notifications, .screen, .battery, .network, nil]
 
     /// Reads AWARE's CSV files and MySQL dumps, table by table in ``rank`` order (in the order
     /// given within a table). Returns what the summary says beside the counts: the unit each

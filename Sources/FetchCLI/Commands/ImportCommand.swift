@@ -14,9 +14,9 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             usagestats: the text of 'adb shell dumpsys usagestats', or a CSV of UsageStatsManager events \
             (timestamp,package,event_type); one user, named by --user. wellbeing: the app_usage database of Android's \
-            Digital Wellbeing (opens and unlocks, about a month; UTC times, so --utc-offset or --time-zone); one user, \
-            named by --user. aware: CSV exports of the tables applications_foreground, screen, battery, network and \
-            timezone (AWARE's own, or re-exported with times in seconds), or a MySQL dump of an AWARE server; each \
+            Digital Wellbeing (opens, unlocks and notifications, about a month; UTC times, so --utc-offset or --time-zone); one user, \
+            named by --user. aware: CSV exports of the tables applications_foreground, applications_notifications, screen, battery, \
+            network and timezone (AWARE's own, or re-exported with times in seconds), or a MySQL dump of an AWARE server; each \
             device is a user unless --user names one for all. knowledgec: an iPhone's knowledgeC.db (iOS 10 to 15): \
             app focus, lock, plug and battery, each record with its own UTC offset; one user, named by --user. Formats \
             and mapping: docs/formats.md.

@@ -115,10 +115,11 @@ extension Components {
                 case lowpower = "lowpower"
                 case push = "push"
                 case location = "location"
+                case notification = "notification"
             }
             /// - Remark: Generated from `#/components/schemas/Event/event`.
             public var event: Components.Schemas.Event.EventPayload
-            /// Required for open and push; empty for device events. 1 to 200 bytes, no control characters.
+            /// Required for open, push and notification; empty for device events. 1 to 200 bytes, no control characters.
             ///
             /// - Remark: Generated from `#/components/schemas/Event/app`.
             public var app: Swift.String?
@@ -133,7 +134,7 @@ extension Components {
             ///   - user: 1 to 200 bytes, no control characters.
             ///   - timestamp: ISO-8601 with offset (2025-01-06T07:30:00+01:00) or Unix seconds, from 1970-01-01T00:00:00Z to before 2100-01-01T00:00:00Z
             ///   - event:
-            ///   - app: Required for open and push; empty for device events. 1 to 200 bytes, no control characters.
+            ///   - app: Required for open, push and notification; empty for device events. 1 to 200 bytes, no control characters.
             ///   - value: battery: 0-100; network: wifi, cellular or none; lowpower: on or off; push: silent or alert
             public init(
                 id: Swift.String,

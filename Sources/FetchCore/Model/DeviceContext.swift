@@ -31,7 +31,7 @@ public struct DeviceContext: Hashable, Sendable {
         case .unplugged: charging = false
         case .screenOn: screenOn = true
         case .screenOff: screenOn = false
-        case .open, .push, .location: break
+        case .open, .push, .location, .notification: break
         }
     }
 }

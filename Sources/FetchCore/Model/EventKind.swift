@@ -1,6 +1,7 @@
 /// The kinds of usage-log events (docs/formats.md).
 public enum EventKind: UInt8, CaseIterable, Sendable {
-    case network, battery, lowPower, plugged, unplugged, screenOn, push, location, open, screenOff
+    // The raw values are stored (the stores' `kind`, a shard's digest): a new kind comes last.
+    case network, battery, lowPower, plugged, unplugged, screenOn, push, location, open, screenOff, notification
 
     /// The name used in logs.
     public var logName: String { logBytes.description }
@@ -19,15 +20,29 @@ public enum EventKind: UInt8, CaseIterable, Sendable {
         case .lowPower: "lowpower"
         case .push: "push"
         case .location: "location"
+        case .notification: "notification"
+        }
+    }
+
+    /// Where the kind goes among events of one user at the same instant: context first, then
+    /// wakes (a notification the last of them), opens, and screen_off last.
+    @inlinable
+    public var canonicalRank: UInt8 {
+        switch self {
+        case .notification: 8
+        case .open: 9
+        case .screenOff: 10
+        default: rawValue
         }
     }
 
     /// Whether the event concerns one app (`app` set) rather than the device (`app` empty).
-    public var isAppEvent: Bool { self == .open || self == .push }
+    public var isAppEvent: Bool { self == .open || self == .push || self == .notification }
 
-    /// A wake opportunity: the device is awake anyway, so fetches started now share the radio.
+    /// A wake opportunity: the device is awake anyway, so fetches started now share the radio
+    /// (a notification's app posted it, and the phone woke to show it).
     public var isWakeOpportunity: Bool {
-        self == .screenOn || self == .plugged || self == .push || self == .location
+        self == .screenOn || self == .plugged || self == .push || self == .location || self == .notification
     }
 }
 

@@ -31,7 +31,7 @@ public struct UsageEvent: Hashable, Sendable {
     /// a replay does not depend on it: context first, then wakes, opens, and screen_off last.
     @inlinable
     public func canonicallyPrecedes(_ other: UsageEvent) -> Bool {
-        if kind != other.kind { return kind.rawValue < other.kind.rawValue }
+        if kind != other.kind { return kind.canonicalRank < other.kind.canonicalRank }
         if app != other.app { return app < other.app }
         return value < other.value
     }

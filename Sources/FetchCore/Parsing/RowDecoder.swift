@@ -72,6 +72,7 @@ public struct RowDecoder {
         case (9, UInt8(ascii: "s")): candidate = .screenOn
         case (9, UInt8(ascii: "u")): candidate = .unplugged
         case (10, UInt8(ascii: "s")): candidate = .screenOff
+        case (12, UInt8(ascii: "n")): candidate = .notification
         default: return nil
         }
         return equals(b, candidate.logBytes) ? candidate : nil
@@ -103,7 +104,7 @@ public struct RowDecoder {
             if equals(v, "alert") { return PushKind.alert.rawValue }
             if v.isEmpty { throw RowProblem(.missingField, "missing field 'value' for event 'push' (silent or alert)", field: "value") }
             throw RowProblem(.badValue, "push value '\(text())' is not silent or alert", field: "value")
-        case .open, .screenOn, .screenOff, .plugged, .unplugged, .location:
+        case .open, .screenOn, .screenOff, .plugged, .unplugged, .location, .notification:
             guard v.isEmpty else { throw RowProblem(.badValue, "event '\(kind.logName)' takes no value, got '\(text())'", field: "value") }
             return 0
         }

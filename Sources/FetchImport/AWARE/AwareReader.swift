@@ -1,7 +1,7 @@
 import FetchCore
 
-/// Reads AWARE's tables: `applications_foreground`, `screen`, `battery`, `network`, and
-/// `timezone` (which gives each device's UTC offset over time), as AWARE exports them to CSV,
+/// Reads AWARE's tables: `applications_foreground`, `applications_notifications`, `screen`,
+/// `battery`, `network`, and `timezone` (which gives each device's UTC offset over time), as AWARE exports them to CSV,
 /// as tools re-export them, or as rows of a MySQL dump (``AwareDump``).
 ///
 /// Each file is one table, known by its columns, in any order. The time is `timestamp` or
@@ -10,7 +10,9 @@ import FetchCore
 /// neither, `user`). Each device is a user, unless one user name is given for all. Battery and
 /// network rows report states; only changes become events.
 public struct AwareReader: Sendable {
-    public enum Table: String, Sendable, CaseIterable { case foreground = "applications_foreground", screen, battery, network, timezone }
+    public enum Table: String, Sendable, CaseIterable {
+        case foreground = "applications_foreground", screen, battery, network, timezone, notifications = "applications_notifications"
+    }
 
     /// The unit of a file's times, decided by its first row: a time below 10^11 is seconds
     /// (10^11 s is past the year 5000), any other milliseconds (10^11 ms is March 1973).
@@ -62,23 +64,27 @@ public struct AwareReader: Sendable {
     }
 
     /// The table whose columns these are, or nil: a time column and the table's own columns.
-    /// Other AWARE tables have a `package_name` too (notifications, installations); the
-    /// foreground table alone has `is_system_app`.
+    /// Other AWARE tables have a `package_name` too (installations); the foreground table alone
+    /// has `is_system_app`, the notifications table alone `sound` and `vibrate`.
     public static func table(columns names: Set<String>) -> Table? {
         guard names.contains("timestamp") || names.contains("time") else { return nil }
         if names.contains("timezone_id") || names.contains("tzcode") { return .timezone }
         if names.isSuperset(of: ["package_name", "is_system_app"]) { return .foreground }
+        if names.isSuperset(of: ["package_name", "sound", "vibrate"]) { return .notifications }
         if names.contains("screen_status") { return .screen }
         if names.isSuperset(of: ["battery_status", "battery_level", "battery_adaptor"]) { return .battery }
         if names.isSuperset(of: ["network_type", "network_state"]) { return .network }
         return nil
     }
 
+    /// The tables this reads, for a message.
+    static var tableNames: String { Table.allCases.map(\.rawValue).joined(separator: ", ") }
+
     /// Starts a file: its first line must be the header of a table this reader knows.
     public mutating func begin(header: Substring) throws(ImportProblem) {
         guard let names = try? CSVFields.split(header), Self.table(columns: Set(names)) != nil else {
-            throw ImportProblem(Self.unknownTable, "not the header of an AWARE table this reads (applications_foreground, screen, battery, "
-                + "network, timezone): '\(InputBounds.printable(String(header)))'")
+            throw ImportProblem(Self.unknownTable, "not the header of an AWARE table this reads (\(Self.tableNames)): "
+                + "'\(InputBounds.printable(String(header)))'")
         }
         try begin(columns: names)
     }
@@ -86,8 +92,8 @@ public struct AwareReader: Sendable {
     /// Starts a table whose rows have these columns, in this order.
     public mutating func begin(columns names: [String]) throws(ImportProblem) {
         guard let t = Self.table(columns: Set(names)) else {
-            throw ImportProblem(Self.unknownTable, "not the columns of an AWARE table this reads (applications_foreground, screen, battery, "
-                + "network, timezone): \(InputBounds.printable(names.joined(separator: ",")))")
+            throw ImportProblem(Self.unknownTable, "not the columns of an AWARE table this reads (\(Self.tableNames)): "
+                + "\(InputBounds.printable(names.joined(separator: ",")))")
         }
         columns = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         timeColumn = columns["timestamp"] != nil ? "timestamp" : "time"
@@ -136,6 +142,10 @@ public struct AwareReader: Sendable {
         case .foreground:
             let app = try ImportFields.name(try field("package_name"), "package_name")
             log.append(ImportedRow(user: name, millis: millis, offsetMinutes: minutes, kind: .foreground(app: app)))
+        case .notifications:
+            // A notification the app posted (AWARE records those shown to the user).
+            let app = try ImportFields.name(try field("package_name"), "package_name")
+            log.append(ImportedRow(user: name, millis: millis, offsetMinutes: minutes, kind: .event(.notification, app: app, value: "")))
         case .screen:
             // Android: 0 off, 1 on, 2 locked, 3 unlocked; AWARE on iOS writes only 2 and 3. An
             // unlock is a screen_on as the screen coming on is; the second of the two is a repeat.

@@ -4,7 +4,7 @@ import FetchCore
 /// in the log: one home for the usage-statistics dumps, their exports and Digital Wellbeing's
 /// database, which all record them.
 enum AndroidEvent {
-    enum Role { case foreground, screenOn, screenOff, unlock, shutdown, ignored }
+    enum Role { case foreground, screenOn, screenOff, unlock, shutdown, notification, ignored }
 
     /// `UsageEvents.Event` type codes, 0 to 31, by their names in the dump.
     static let codes = [
@@ -18,6 +18,7 @@ enum AndroidEvent {
     ]
 
     /// What each known type becomes; the names before Android 10 (`MOVE_TO_FOREGROUND`) too.
+    /// A notification that interrupted the user is a `notification` of its app.
     /// The keyguard going away is an unlock (``ImportedRow/Kind/unlocked``): the screen came on
     /// for the user, unless it came on just before (``ForegroundRules``). A shutdown ends the
     /// app in front and the screen (``ImportedRow/Kind/shutdown``); the startup after it opens
@@ -31,6 +32,9 @@ enum AndroidEvent {
         roles["SCREEN_NON_INTERACTIVE"] = .screenOff
         roles["KEYGUARD_HIDDEN"] = .unlock
         roles["DEVICE_SHUTDOWN"] = .shutdown
+        // A notification that interrupted the user (sound, vibration or a heads-up): its app
+        // posted it, and the phone was awake to show it.
+        roles["NOTIFICATION_INTERRUPTION"] = .notification
         return roles
     }()
 
@@ -84,6 +88,7 @@ enum AndroidEvent {
         case .screenOff: return .event(.screenOff, app: "", value: "")
         case .unlock: return .unlocked
         case .shutdown: return .shutdown
+        case .notification: return .event(.notification, app: try ImportFields.name(package, "package"), value: "")
         case .ignored:
             log.ignore("usage event \(type)")
             return nil

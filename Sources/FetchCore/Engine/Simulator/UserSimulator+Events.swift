@@ -26,7 +26,7 @@ extension UserSimulator {
             wakeRadio()
             push(e.app, kind: PushKind(rawValue: e.value) ?? .alert)
             decide(.wake(e.kind))
-        case .screenOn, .plugged, .location:
+        case .screenOn, .plugged, .location, .notification:
             if e.kind == .screenOn { state.recent.sawScreenOn(at: t) }
             state.context.apply(e)
             contextChanged()
