@@ -41,6 +41,29 @@ public struct RandomLog {
         }
     }
 
+    /// The same log with notifications: before about a third of the opens, one of the same app
+    /// from a second to half an hour earlier, and now and then one of another app; each user's
+    /// events stay in time order.
+    public func withNotifications(seed: UInt64) -> RandomLog {
+        var r = SplitMix64(seed: seed, 0x6E_6F_74)
+        var copy = self
+        var added: [UsageEvent] = []
+        for e in events where e.kind == .open && r.chance(0.35) {
+            var n = e
+            n.kind = .notification
+            n.time = Instant(millis: e.time.millis - Int64(r.int(in: 1_000...1_800_000)))
+            if r.chance(0.2) { n.app = Int32(r.int(in: 0...Int(appCount - 1))) }
+            added.append(n)
+        }
+        // Users come one after another in the log: each one's events sorted by time, stably.
+        let merged = (events + added).enumerated().sorted { a, b in
+            a.element.user != b.element.user ? a.element.user < b.element.user
+                : a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+        }
+        copy.events = merged.map(\.element)
+        return copy
+    }
+
     /// The same log without the events `drop` selects.
     public func removing(where drop: (UsageEvent) -> Bool) -> RandomLog {
         var copy = self
