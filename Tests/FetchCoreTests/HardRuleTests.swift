@@ -20,32 +20,27 @@ struct HardRuleTests {
 
     @Test(arguments: policies)
     func everyHardRuleHoldsOnRandomLogs(policyName: String) {
-        for seed in UInt64(1)...25 {
-            let log = RandomLog(seed: seed, users: 3, days: 3)
-            let scenario = RandomLog.scenario(seed: seed, apps: Int(log.appCount))
-            let trace = RecordingTrace()
-            let report = log.replay(policy(policyName, log: log, seed: seed), scenario: scenario, seed: seed, trace: trace)
-            #expect(report.total.violations == .zero, "seed \(seed): engine audit found violations")
-            let fetches = trace.rows.filter { $0.refusal == nil }
-            #expect(fetches.count == report.total.fetches)
-            check(fetches, log: log, scenario: scenario, seed: seed)
-            checkPushes(trace.pushes, report: report, scenario: scenario, seed: seed)
-        }
+        for seed in UInt64(1)...25 { replayAndCheck(policyName, log: RandomLog(seed: seed, users: 3, days: 3), seed: seed) }
     }
 
     /// Notifications are wakes where a policy may ask for anything: the rules hold there too.
     @Test(arguments: ["greedy", "random", "adaptive", "counts", "oracle", "oracle:hindsight"])
     func everyHardRuleHoldsWithNotifications(policyName: String) {
         for seed in UInt64(1)...10 {
-            let log = RandomLog(seed: seed, users: 3, days: 3).withNotifications(seed: seed)
-            let scenario = RandomLog.scenario(seed: seed, apps: Int(log.appCount))
-            let trace = RecordingTrace()
-            let report = log.replay(policy(policyName, log: log, seed: seed), scenario: scenario, seed: seed, trace: trace)
-            #expect(report.total.violations == .zero, "seed \(seed): engine audit found violations")
-            let fetches = trace.rows.filter { $0.refusal == nil }
-            #expect(fetches.count == report.total.fetches)
-            check(fetches, log: log, scenario: scenario, seed: seed)
+            replayAndCheck(policyName, log: RandomLog(seed: seed, users: 3, days: 3).withNotifications(seed: seed), seed: seed)
         }
+    }
+
+    /// Replays `log` under the policy and checks every rule, and every push, from the log and the trace.
+    func replayAndCheck(_ policyName: String, log: RandomLog, seed: UInt64) {
+        let scenario = RandomLog.scenario(seed: seed, apps: Int(log.appCount))
+        let trace = RecordingTrace()
+        let report = log.replay(policy(policyName, log: log, seed: seed), scenario: scenario, seed: seed, trace: trace)
+        #expect(report.total.violations == .zero, "seed \(seed): engine audit found violations")
+        let fetches = trace.rows.filter { $0.refusal == nil }
+        #expect(fetches.count == report.total.fetches)
+        check(fetches, log: log, scenario: scenario, seed: seed)
+        checkPushes(trace.pushes, report: report, scenario: scenario, seed: seed)
     }
 
     /// No app gets more silent pushes on arrival than the hourly limit allows, and every silent
