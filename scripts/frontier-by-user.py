@@ -38,6 +38,11 @@ def family(policy, known):
     return max(found, key=len) if found else None
 
 
+def curve(pol, f, known):
+    """The envelope of family `f`'s points among one user's policies."""
+    return envelope([(e, r) for p, (e, r, _) in pol.items() if family(p, known) == f])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -86,9 +91,9 @@ def main():
         budget = day_budget * days
         cells, fig = [], {"days": days}
         for f in fams:
-            curve = envelope([(e, r) for p, (e, r, _) in pol.items() if family(p, known) == f])
+            fc = curve(pol, f, known)
             for b in bases:
-                ratios = [read(curve, e) / r for p, (e, r, _) in pol.items()
+                ratios = [read(fc, e) / r for p, (e, r, _) in pol.items()
                           if family(p, known) == b and r > 0 and a.least_share * budget <= e <= a.budget_share * budget]
                 if ratios:
                     cells.append(f"{min(ratios):.2f} … {max(ratios):.2f}")
@@ -100,16 +105,16 @@ def main():
                 else:
                     cells.append("-")
         for f in fams:
-            curve = envelope([(e, r) for p, (e, r, _) in pol.items() if family(p, known) == f])
+            fc = curve(pol, f, known)
             e, r, _ = pol["oracle:opens"]
-            v = read(curve, e) / r if r > 0 else float("nan")
+            v = read(fc, e) / r if r > 0 else float("nan")
             cells.append(f"{v:.2f}")
             fig[f"{f}@oracle:opens"] = v
         if a.hindsight:
-            ref = envelope([(e, r) for p, (e, r, _) in pol.items() if family(p, known) == a.hindsight])
+            ref = curve(pol, a.hindsight, known)
             for f in fams:
-                curve = envelope([(e, r) for p, (e, r, _) in pol.items() if family(p, known) == f])
-                ratios = [read(curve, e) / read(ref, e) for p, (e, r, _) in pol.items() if family(p, known) in bases
+                fc = curve(pol, f, known)
+                ratios = [read(fc, e) / read(ref, e) for p, (e, r, _) in pol.items() if family(p, known) in bases
                           and r > 0 and read(ref, e) > 0 and a.least_share * budget <= e <= a.budget_share * budget]
                 if ratios:
                     fig[f"{f}/{a.hindsight}#geo"] = math.exp(sum(math.log(max(1e-3, x)) for x in ratios) / len(ratios))

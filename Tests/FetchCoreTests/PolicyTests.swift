@@ -23,7 +23,8 @@ struct PolicyTests {
         }
         // Each predictor's rule at the default share, a share and a price; each hindsight reference at the default and a share.
         #expect(PolicySpec.known.count == 22 + 3 * ValueRuleFamilies.predictors.count + 2 * 2)
-        for bad in ["sometimes", "fixed:0s", "adaptive:-1", "oracle:draws", "oracle:hindsight@0", "oracle:hindsight-counts:0.1", ""] { #expect(PolicySpec.parse(bad) == nil, "\(bad)") }
+        let bad = ["sometimes", "fixed:0s", "adaptive:-1", "oracle:draws", "oracle:hindsight@0", "oracle:hindsight-counts:0.1", ""]
+        for bad in bad { #expect(PolicySpec.parse(bad) == nil, "\(bad)") }
     }
 
     @Test func noneFetchesNothingAndTheOracleIsBest() {

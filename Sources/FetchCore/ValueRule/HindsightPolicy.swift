@@ -1,5 +1,5 @@
 /// The value rule over a predictor fitted on the user's whole log before the replay starts: a
-/// reference no real policy can reach, for what learning loses (docs/metrics.md, "Three references").
+/// reference no real policy can reach, for what learning loses (docs/metrics.md, "Comparing at equal energy").
 ///
 /// Before its first decision for a user, the predictor reads every event of that user's log,
 /// moved back in time by whole weeks so that it ends before the replay's first event (the time
