@@ -16,8 +16,8 @@ public enum SupposedWake {
             var source = ArraySource(events: events.filter { $0.time.millis <= cut && $0.user == wake.user } + extra,
                                      users: users, apps: apps)
             let trace = RecordingTrace()
-            let replay = makeReplay(policy: ValueRulePolicy(HabitsPredictor()), scenario: scenario, seed: seed, users: users, apps: apps,
-                                    trace: trace)
+            let replay = makeReplay(policy: ValueRuleFamilies.defaultPolicy, scenario: scenario, seed: seed, users: users,
+                                    apps: apps, trace: trace)
             try! source.run([replay])
             _ = replay.finish()
             return trace.rows.filter { $0.start == wake.time.millis }.map { line(app: apps[$0.app], $0.refusal, $0.network, $0.energyMicroJ, $0.bytes) }
@@ -38,7 +38,7 @@ extension SupposedWake {
     /// past the horizon, starts within `(cut, cut + horizon]`: what a plan from `cut` lists.
     public static func timedFetches(events: [UsageEvent], users: NameTable, apps: NameTable, cut: Instant, horizon: Int64,
                                     app: String, scenario: Scenario = .default, seed: UInt64 = 1,
-                                    policy: any FetchPolicy = ValueRulePolicy(HabitsPredictor())) -> [TraceRow] {
+                                    policy: any FetchPolicy = ValueRuleFamilies.defaultPolicy) -> [TraceRow] {
         guard let last = events.last(where: { $0.time <= cut }) else { return [] }
         var kept = events.filter { $0.time <= cut && $0.user == last.user }
         kept.append(UsageEvent(time: Instant(millis: cut.millis + horizon + Millis.hour), user: last.user, kind: .battery, value: 50,

@@ -38,8 +38,8 @@ struct CommandTests {
         #expect(policies == ["none", "ios", "adaptive"] + sweeps + ["oracle", "oracle:opens"])
         let frontiers = try #require(top["frontiers"] as? [[String: Any]])
         #expect(frontiers.compactMap { $0["family"] as? String }
-            == ["adaptive", "counts", "fixed", "appm", "ebc", "android-prefetch", "ev-counts", "ev-appm", "ev-learned", "ev-mix",
-               "ev-mix2", "adaptive-v1", "oracle:hindsight", "oracle:hindsight-counts"])
+            == ["adaptive", "counts", "fixed", "appm", "ebc", "android-prefetch", "ev-appm", "ev-habits", "ev-learned", "ev-mix",
+               "ev-mix2", "adaptive-v1", "oracle:hindsight"])
         for f in frontiers {
             let points = try #require(f["points"] as? [[String: Any]])
             let energies = points.map { $0["energyJoules"] as! Double }
@@ -83,8 +83,8 @@ struct CommandTests {
     @Test(arguments: [
         (["--sweep", "adaptive"], "give --frontier too"),
         (["--frontier", "--sweep", "adaptive,bogus"],
-         "--sweep: 'bogus' is not a family (adaptive, counts, fixed, appm, ebc, android-prefetch, ev-counts, ev-appm, ev-learned, "
-            + "ev-mix, ev-mix2, adaptive-v1, oracle:hindsight, oracle:hindsight-counts)"),
+         "--sweep: 'bogus' is not a family (adaptive, counts, fixed, appm, ebc, android-prefetch, ev-appm, ev-habits, ev-learned, "
+            + "ev-mix, ev-mix2, adaptive-v1, oracle:hindsight)"),
         (["--frontier", "--sweep", ""], "--sweep: '' is not a family"),
         (["--frontier", "--sweep", "adaptive,,fixed"], "--sweep: '' is not a family"),
         (["--frontier", "--sweep", "Adaptive"], "--sweep: 'Adaptive' is not a family"),

@@ -16,7 +16,7 @@ struct PredictCommandTests {
         }
         for kind in ["all", "tick", "unlock", "open"] { #expect(r.out.contains(" \(kind) "), "\(kind)") }
         // Per user too, with the user on whom each model falls furthest below the counting baseline named.
-        #expect(r.out.contains("Worst user, average precision against the counting baseline's: adaptive "), "\(r.out)")
+        #expect(r.out.contains("Worst user, average precision against the counting baseline's: habits "), "\(r.out)")
         let html = try String(contentsOfFile: report, encoding: .utf8)
         #expect(html.contains("<svg") && html.contains("Reliability") && html.contains("learned"))
         let again = try await Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario])
@@ -25,7 +25,7 @@ struct PredictCommandTests {
         let others = try await Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario, "--prior-from-other-users"])
         #expect(others.status == 0, "\(others.err)")
         func rows(_ out: String, _ model: String) -> [Substring] { out.split(separator: "\n").filter { $0.hasPrefix("\(model) ") } }
-        #expect(rows(others.out, "adaptive") == rows(r.out, "adaptive") && rows(others.out, "counts") == rows(r.out, "counts"))
+        #expect(rows(others.out, "habits") == rows(r.out, "habits") && rows(others.out, "counts") == rows(r.out, "counts"))
         #expect(!rows(r.out, "appm").isEmpty && rows(others.out, "appm") == rows(r.out, "appm"))
         #expect(!rows(others.out, "learned").isEmpty && rows(others.out, "learned") != rows(r.out, "learned"))
         let othersAgain = try await Fetchsched.run(["predict", CommandTests.sample, "--scenario", CommandTests.scenario, "--prior-from-other-users"])
@@ -37,7 +37,7 @@ struct PredictCommandTests {
         #expect(r.status == 0, "\(r.err)")
         let top = try #require(try json(r.out) as? [String: Any])
         let models = try #require(top["models"] as? [String])
-        #expect(models.prefix(4) == ["adaptive", "counts", "learned", "appm"] && models.count == 4 + OpenFeatures.Group.allCases.count - 1)
+        #expect(models.prefix(4) == ["habits", "counts", "learned", "appm"] && models.count == 4 + OpenFeatures.Group.allCases.count - 1)
         let overall = try #require(top["overall"] as? [String: [String: Any]])
         let learned = try #require(overall["learned"])
         for key in ["examples", "positives", "logLoss", "brier", "averagePrecision", "calibration"] { #expect(learned[key] != nil, "\(key)") }

@@ -22,18 +22,27 @@ struct FetchPlannerTests {
             .plan(&source, user: "alice", app: "news", at: log.time(clock, plusDays: plusDays), horizon: Millis.day)
     }
 
+    /// The plan under the value rule over the habits (`ev-habits`), which know the days of the week.
+    func habitsPlan(_ log: LogBuilder, at clock: String, plusDays: Int) throws -> FetchPlan {
+        var source = ArraySource(events: log.events, users: log.users, apps: log.apps)
+        return try FetchPlanner(scenario: .default, seed: 1, policy: ValueRulePolicy(HabitsPredictor()))
+            .plan(&source, user: "alice", app: "news", at: log.time(clock, plusDays: plusDays), horizon: Millis.day)
+    }
+
     @Test func aWeekdayHabitGivesAFetchShortlyBeforeItOnTheNextWeekday() throws {
         let log = habitLog()
-        let p = try plan(log, at: "20:00", plusDays: 13)  // Sunday evening
+        let p = try habitsPlan(log, at: "20:00", plusDays: 13)  // Sunday evening
         let first = try #require(p.entries.first)
         #expect(first.time < log.time("07:30", plusDays: 14).millis)
         #expect(first.time >= log.time("07:00", plusDays: 14).millis)
-        #expect(first.probability > 0.5)
+        // The chance it was weighed on: the habits' score of an open within the rule's horizon,
+        // calibrated for the user, over the window that follows the fetch.
+        #expect(first.probability > 0 && first.windowEnd - first.windowStart == ValueRulePolicy<HabitsPredictor>.horizon)
         #expect(p.explanation.contains("weekdays"))
     }
 
     @Test func aWeekdayOnlyHabitPlansNothingOnAWeekend() throws {
-        let p = try plan(habitLog(), at: "20:00", plusDays: 11)  // Friday evening: the next day is Saturday
+        let p = try habitsPlan(habitLog(), at: "20:00", plusDays: 11)  // Friday evening: the next day is Saturday
         #expect(p.entries.isEmpty)
         #expect(p.reason != nil)
     }
@@ -58,10 +67,11 @@ struct FetchPlannerTests {
         #expect(replayed.map(\.energyMicroJ) == p.entries.map(\.energyMicroJ))
     }
 
-    /// Every timed fetch of an `adaptive` plan is explained by the chance it was weighed on (the
-    /// time of week smoothed), never by a share of days of nothing.
-    @Test(arguments: [UInt64(3), 5, 8])
-    func everyPlannedFetchStatesTheChanceItWasPlannedOn(seed: UInt64) throws {
+    /// Every timed fetch of a plan is explained by the chance it was weighed on (under the value
+    /// rule, its predictor's score calibrated for the user; under `adaptive-v1`, the time of week
+    /// smoothed), never by a share of days of nothing.
+    @Test(arguments: [UInt64(3), 5, 8], ["adaptive", "ev-habits", "adaptive-v1"])
+    func everyPlannedFetchStatesTheChanceItWasPlannedOn(seed: UInt64, policy: String) throws {
         let csv = SyntheticLog.csv(users: 2, days: 10, seed: seed)
         let log = try ArraySource(csv: csv)
         let end = log.events.last!.time.millis
@@ -70,15 +80,24 @@ struct FetchPlannerTests {
             for app in Set(log.events.map(\.app).filter { $0 >= 0 }).sorted() {
                 for back in [3, 30, 50] {
                     var source = try ArraySource(csv: csv)
-                    let p = try FetchPlanner(scenario: .default, seed: 1).plan(&source, user: log.users[user], app: log.apps[app],
-                                                                               at: Instant(millis: end - Int64(back) * Millis.hour),
-                                                                               horizon: Millis.day)
+                    let p = try Self.plan(policy, &source, user: log.users[user], app: log.apps[app],
+                                          at: Instant(millis: end - Int64(back) * Millis.hour))
                     for e in p.entries { #expect(e.probability > 0, "\(p.explanation)") }
                     entries += p.entries.count
                 }
             }
         }
         #expect(entries > 0)
+    }
+
+    static func plan(_ policy: String, _ source: inout ArraySource, user: String, app: String, at: Instant) throws -> FetchPlan {
+        switch policy {
+        case "ev-habits": try FetchPlanner(scenario: .default, seed: 1, policy: ValueRulePolicy(HabitsPredictor()))
+            .plan(&source, user: user, app: app, at: at, horizon: Millis.day)
+        case "adaptive-v1": try FetchPlanner(scenario: .default, seed: 1, policy: AdaptivePolicy())
+            .plan(&source, user: user, app: app, at: at, horizon: Millis.day)
+        default: try FetchPlanner(scenario: .default, seed: 1).plan(&source, user: user, app: app, at: at, horizon: Millis.day)
+        }
     }
 
     /// Planning is generic over the policy: any ``PlanningPolicy`` plans what its replay does.
@@ -157,7 +176,7 @@ struct FetchPlannerTests {
         let session = PlanningSession(planner: planner, user: "alice", apps: log.apps)
         // Plan at every open along the way, then check the session still equals a fresh replay.
         var source = ArraySource(events: log.events, users: log.users, apps: log.apps)
-        while let e = try source.next() {
+        while let e = source.next() {
             session.receive(e)
             _ = session.plan(app: "news", at: e.time.millis + Millis.hour, horizon: Millis.day)
         }
@@ -174,7 +193,7 @@ struct FetchPlannerTests {
         let log = habitLog(days: 3)
         let session = PlanningSession(planner: FetchPlanner(scenario: .default, seed: 1), user: "alice", apps: log.apps)
         var source = ArraySource(events: log.events, users: log.users, apps: log.apps)
-        while let e = try source.next() { session.receive(e) }
+        while let e = source.next() { session.receive(e) }
         let p = session.plan(app: "news", at: log.time("00:00", plusDays: 1).millis, horizon: Millis.day)
         #expect(p.entries.isEmpty)
         #expect(p.reason?.contains("before the user's last event") == true)

@@ -27,7 +27,7 @@ struct HindsightPolicyTests {
         var r = SplitMix64(seed: seed)
         let cut = r.int(in: 0...events.count)
         let policy = HindsightPolicy(CountsPredictor(), label: "oracle:hindsight-counts")
-        let fitted = policy.fitted(before: Array(events[..<cut]), future: events[cut...])
+        let fitted = policy.fitted(before: Array(events[..<cut]), future: events[cut...]).counts
         let whole = counts(events), past = counts(Array(events[..<cut]))
         #expect(fitted.days == whole.days + past.days, "seed \(seed)")
         #expect(fitted.totalOpens == whole.totalOpens + past.totalOpens && fitted.unlocks == whole.unlocks + past.unlocks)
@@ -76,17 +76,19 @@ struct HindsightPolicyTests {
     }
 
     /// Each reference is a swept family of its own, found from any of its points' names, and a
-    /// knob out of range names the reference's own pattern.
+    /// knob out of range names the reference's own pattern. The default's other names (its
+    /// predictor's, `ev-counts`, and its reference's, `oracle:hindsight-counts`) are not swept twice.
     @Test(arguments: [("oracle:hindsight@0.1", "oracle:hindsight"), ("oracle:hindsight", "oracle:hindsight"),
-                      ("oracle:hindsight-counts@1", "oracle:hindsight-counts"), ("adaptive@0.04", "adaptive"),
-                      ("oracle:opens", nil), ("oracle", nil), ("ev-counts:0.001", "ev-counts")] as [(String, String?)])
+                      ("oracle:hindsight-counts@1", nil), ("adaptive@0.04", "adaptive"), ("ev-habits:0.001", "ev-habits"),
+                      ("oracle:opens", nil), ("oracle", nil), ("ev-counts:0.001", nil)] as [(String, String?)])
     func aPointsFamilyIsTheLongestSweptNameBeforeItsKnob(policy: String, family: String?) {
         #expect(Frontier.family(of: policy) == family)
     }
 
     @Test func theReferencesAreSweptAndTheirKnobsAreBounded() {
         let names = Frontier.sweeps(for: .default).map(\.family)
-        #expect(names.contains("oracle:hindsight") && names.contains("oracle:hindsight-counts"))
+        #expect(names.contains("oracle:hindsight") && !names.contains("oracle:hindsight-counts") && !names.contains("ev-counts"))
+        #expect(PolicySpec.parse("oracle:hindsight-counts@0.1")?.name == "oracle:hindsight-counts@0.1")
         #expect(ValueRuleFamilies.hindsightShares.first == "0.01" && ValueRuleFamilies.hindsightShares.last == "1")
         #expect(PolicySpec.parse("oracle:hindsight@1.5") == nil)
         #expect(PolicySpec.problem(with: "oracle:hindsight@1.5").contains("oracle:hindsight@<share>"))

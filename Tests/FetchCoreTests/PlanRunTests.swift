@@ -9,7 +9,7 @@ struct PlanRunTests {
     /// session, charging at night, apps whose server updates them); without the screen events
     /// when not `unlocks`: such a user's apps are fetched by the clock more than at wakes.
     static func session(seed: UInt64, cut: Double, unlocks: Bool = true)
-        -> (PlanningSession<ValueRulePolicy<HabitsPredictor>>, apps: [String], last: Int64) {
+        -> (PlanningSession<ValueRulePolicy<ValueRuleFamilies.DefaultPredictor>>, apps: [String], last: Int64) {
         let log = PlanTriggerTests.generated(days: 14, seed: seed)
         let session = PlanningSession(planner: FetchPlanner(scenario: .default, seed: seed), user: log.users[0], apps: log.apps)
         let events = log.events.filter { $0.user == 0 && (unlocks || ($0.kind != .screenOn && $0.kind != .screenOff)) }
@@ -52,7 +52,7 @@ struct PlanRunTests {
     func aWakeWeighedForOneAppFetchesItAsTheFullDecisionDoes(user: (seed: UInt64, cut: Double), policy: String) {
         let (narrowed, refusedAfterAnother) = switch policy {
         case "counts": Self.compareWakes(CountsPolicy(), seed: user.seed, cut: user.cut)
-        case "adaptive": Self.compareWakes(ValueRulePolicy(HabitsPredictor()), seed: user.seed, cut: user.cut)
+        case "adaptive": Self.compareWakes(ValueRuleFamilies.defaultPolicy, seed: user.seed, cut: user.cut)
         default: Self.compareWakes(AdaptivePolicy(), seed: user.seed, cut: user.cut)
         }
         #expect(narrowed > 100, "most wakes are weighed for the one app")
@@ -116,7 +116,7 @@ struct PlanRunTests {
                 _ = session.plan(app: app, at: nil, horizon: horizon)
                 if let kept = session.kept {
                     keptRuns += 1
-                    #expect(kept.totalBytes <= PlanRun<ValueRulePolicy<HabitsPredictor>>.maxBytes)
+                    #expect(kept.totalBytes <= PlanRun<ValueRulePolicy<ValueRuleFamilies.DefaultPredictor>>.maxBytes)
                 }
             }
         }

@@ -17,7 +17,7 @@ struct PlanTriggerTests {
     static func generated(users: Int = 1, days: Int = 21, seed: UInt64) -> Log {
         var source = try! ArraySource(csv: SyntheticLog.csv(users: users, days: days, seed: seed))
         var events: [UsageEvent] = []
-        while let e = try! source.next() { events.append(e) }
+        while let e = source.next() { events.append(e) }
         return Log(events: events, users: source.users, apps: source.apps)
     }
 

@@ -21,8 +21,9 @@ struct PolicyTests {
             #expect(PolicySpec.parse(example, launch: { _ in EchoPeer() }) != nil, "\(entry.name)")
             #expect(PolicySpec.helpText.contains("\(entry.name): \(entry.summary)"))
         }
-        // Each predictor's rule at the default share, a share and a price; each hindsight reference at the default and a share.
-        #expect(PolicySpec.known.count == 22 + 3 * ValueRuleFamilies.predictors.count + 2 * 2)
+        // Each predictor's rule at the default share, a share and a price, the default's also by its predictor's `ev-` names;
+        // each hindsight reference at the default and a share.
+        #expect(PolicySpec.known.count == 22 + 3 * ValueRuleFamilies.predictors.count + 3 + 2 * 2)
         let bad = ["sometimes", "fixed:0s", "adaptive:-1", "oracle:draws", "oracle:hindsight@0", "oracle:hindsight-counts:0.1", ""]
         for bad in bad { #expect(PolicySpec.parse(bad) == nil, "\(bad)") }
     }

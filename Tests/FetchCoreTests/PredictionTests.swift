@@ -90,7 +90,7 @@ struct PredictionTests {
         #expect(overall.count == a.models.count && a.models.count > PolicyRegistry.builtIn.scoredModels.count)
         #expect(Set(overall.map(\.examples)).count == 1 && overall[0].examples > 10_000 && overall[0].positives > 100)
         // On generated habits every model, the published peer's sequence model too, ranks far better than chance.
-        #expect(a.models.prefix(4) == ["adaptive", "counts", "learned", "appm"])
+        #expect(a.models.prefix(4) == ["habits", "counts", "learned", "appm"])
         for s in overall.prefix(PolicyRegistry.builtIn.scoredModels.count) { #expect(s.averagePrecision > 2 * s.baseRate) }
     }
 

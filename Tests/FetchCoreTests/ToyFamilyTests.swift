@@ -78,7 +78,7 @@ struct ToyFamilyTests {
     }
 
     @Test func predictListsTheBuiltInScoredModelsInTheirOrderOfOld() {
-        #expect(PolicyRegistry.builtIn.scoredModels.map(\.name) == ["adaptive", "counts", "learned", "appm"])
+        #expect(PolicyRegistry.builtIn.scoredModels.map(\.name) == ["habits", "counts", "learned", "appm"])
     }
 
     @Test func aFamilysScoredModelIsScoredByPredictAtItsRankFromTheSharedReading() {
@@ -96,7 +96,7 @@ struct ToyFamilyTests {
             return bench
         }
         let toy = run(registry), builtIn = run(.builtIn)
-        #expect(toy.primary == ["adaptive", "counts", "toy-half-learned", "learned", "appm"])
+        #expect(toy.primary == ["habits", "counts", "toy-half-learned", "learned", "appm"])
         let (a, b) = (toy.overall, builtIn.overall)
         #expect(a[2].examples == a[3].examples && a[2].examples > 1000)
         // Halving every chance keeps the ranking, so the average precision (within the binning's

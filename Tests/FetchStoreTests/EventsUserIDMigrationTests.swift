@@ -50,7 +50,7 @@ struct EventsUserIDMigrationTests {
             try await Self.backToSchema3(store)
             // A user with events and no version row: none should be, and the migration gives it one.
             try await store.transaction { conn in
-                try await conn.query("DELETE FROM user_versions WHERE user_name = 'u5'", logger: store.logger)
+                _ = try await conn.query("DELETE FROM user_versions WHERE user_name = 'u5'", logger: store.logger)
             }
             try await store.migrate()
 

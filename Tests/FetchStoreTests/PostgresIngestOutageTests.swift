@@ -24,7 +24,7 @@ struct PostgresIngestOutageTests {
 
         mutating func next() throws -> UsageEvent? {
             read += 1
-            let e = try log.next()
+            let e = log.next()
             if read == after || (after == nil && e == nil) { proxy.outageNow() }
             return e
         }

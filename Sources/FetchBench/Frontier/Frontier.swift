@@ -77,7 +77,7 @@ public struct Frontier: Sendable, Encodable {
 
     /// The references `bench --frontier` adds: the oracle, where the frontiers are read, and the
     /// oracle that knows the opens but not the fetches' outcomes (prediction alone). The hindsight
-    /// references (`oracle:hindsight`, `oracle:hindsight-counts`) are swept families of their own.
+    /// reference (`oracle:hindsight`) is a swept family of its own.
     public static let references = ["oracle", "oracle:opens"]
 
     /// The family of a policy name (`adaptive@0.04` and `adaptive` are both `adaptive`;

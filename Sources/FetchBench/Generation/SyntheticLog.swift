@@ -16,16 +16,20 @@ public struct SyntheticLog {
     /// Whether the log has `location` events: one a minute after each move onto cellular
     /// (leaving home or work), derived from the network events so nothing else changes.
     public let location: Bool
+    /// Whether apps post notifications: some answered by an open within minutes, some never
+    /// (see `Persona` notifications).
+    public let notifications: Bool
     /// The first local day: Monday 2025-01-06.
     public let firstDay = LocalTime.days(year: 2025, month: 1, day: 6)
     private var personas: [Persona]
 
-    public init(users: Int, days: Int, seed: UInt64, pushes: Bool = false, location: Bool = false) {
+    public init(users: Int, days: Int, seed: UInt64, pushes: Bool = false, location: Bool = false, notifications: Bool = false) {
         self.users = users
         self.days = days
         self.seed = seed
         self.pushes = pushes
         self.location = location
+        self.notifications = notifications
         personas = (0..<users).map { Persona(index: $0, seed: seed, days: days) }
     }
 
@@ -43,10 +47,12 @@ public struct SyntheticLog {
                                               order: Int32(own.count), app: "", kind: .location, value: ""))
                 }
             }
+            let noticed = notifications ? personas[i].notifications(day: day, seed: seed, events: own) : []
             all.append(contentsOf: own)
+            all.append(contentsOf: noticed)
             if pushes {
                 all.append(contentsOf: personas[i].pushes(day: day, localDay: firstDay + Int64(day), seed: seed,
-                                                          firstOrder: Int32(own.count)))
+                                                          firstOrder: Int32(own.count + noticed.count)))
             }
         }
         all.sort { ($0.time, $0.user, $0.order) < ($1.time, $1.user, $1.order) }
@@ -54,8 +60,9 @@ public struct SyntheticLog {
     }
 
     /// The canonical CSV of a whole log.
-    public static func csv(users: Int, days: Int, seed: UInt64, pushes: Bool = false, location: Bool = false) -> String {
-        var log = SyntheticLog(users: users, days: days, seed: seed, pushes: pushes, location: location)
+    public static func csv(users: Int, days: Int, seed: UInt64, pushes: Bool = false, location: Bool = false,
+                           notifications: Bool = false) -> String {
+        var log = SyntheticLog(users: users, days: days, seed: seed, pushes: pushes, location: location, notifications: notifications)
         var out = CSVLineParser.header + "\n"
         for d in 0..<days { for e in log.events(day: d) { out += e.csvLine + "\n" } }
         return out

@@ -25,6 +25,10 @@ struct GenerateCommand: ParsableCommand {
     @Flag(help: "Add location events: one a minute after each move onto cellular (leaving home or work).")
     var location = false
 
+    @Flag(help: ArgumentHelp("Add notifications: three in ten opens answer one of their app posted 1-15 minutes before; "
+                             + "every app opened in a day posts up to three nobody answers."))
+    var notifications = false
+
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
     var out: String?
 
@@ -34,7 +38,7 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        var log = SyntheticLog(users: users, days: days, seed: seed, pushes: pushes, location: location)
+        var log = SyntheticLog(users: users, days: days, seed: seed, pushes: pushes, location: location, notifications: notifications)
         let file = try out.map { try AtomicFile(path: $0) }
         let write: (String) throws -> Void = { text in if let file { file.write(text) } else { try standardOutput(text) } }
         try write(CSVLineParser.header + "\n")

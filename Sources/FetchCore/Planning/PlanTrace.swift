@@ -1,5 +1,5 @@
 /// Collects the rows of a plan's run, every app's fetches and refusals in time order, from
-/// which each app's planned fetches are read (``entries(of:through:model:window:)``).
+/// which each app's planned fetches are read (``entries(of:through:chance:)``).
 ///
 /// Its stored state is accessed without dynamic exclusivity checks: it is used at every event
 /// and every supposed wake of a plan, and no method keeps an access open across a call that
@@ -23,10 +23,10 @@ final class PlanTrace: TraceSink {
     }
 
     /// The fetches of `app` the run started by `end`, each with the energy spent that day before
-    /// it, read as the adaptive policy weighs a tick's window: a fetch planned for an open that
-    /// may come a little later than on the days seen is explained by the chance it was planned on
-    /// (`model`'s smoothed time of week over `window`).
-    func entries(of app: Int32, through end: Int64, model: UsageModel, window: Int64) -> [FetchPlan.Entry] {
+    /// it and the chance it was planned on, of an open within a span after it (`chance` at its
+    /// start and offset: the policy's own, or its habits' smoothed time of week over a tick, as
+    /// `adaptive-v1` weighs a tick).
+    func entries(of app: Int32, through end: Int64, chance: (Int64, Int) -> (chance: Double, within: Int64)) -> [FetchPlan.Entry] {
         var planned: [FetchPlan.Entry] = []
         var day = self.day, energy = self.energy
         for row in rows {
@@ -34,7 +34,7 @@ final class PlanTrace: TraceSink {
             let d = LocalTime.day(row.start, offsetMinutes: Int(row.offsetMinutes))
             if d != day { day = d; energy = 0 }
             if row.app == app && row.refusal == nil {
-                let p = model.openProbability(app, from: row.start, span: window, offsetMinutes: Int(row.offsetMinutes), smoothed: true)
+                let (p, window) = chance(row.start, Int(row.offsetMinutes))
                 planned.append(FetchPlan.Entry(time: row.start, offsetMinutes: Int(row.offsetMinutes), network: row.network,
                                                energyMicroJ: row.energyMicroJ, bytes: row.bytes,
                                                windowStart: row.start + UsageModel.prefetchLead,

@@ -30,4 +30,16 @@ public protocol PlanningPolicy: FetchPolicy {
     /// holds whatever the policy (``PushAdvice``) comes first; the state may be updated as a
     /// decision would (a pace kept, for one).
     func advisePush(app: Int32, view: UserView, state: inout UserState) -> PushAdvice
+
+    /// The chance of an open of `app` within `within` after a timed fetch at `time` that the policy
+    /// weighs the fetch on, from the state a plan starts in (no event comes while a plan runs on,
+    /// so its model stays as it is); nil when it keeps no chance of its own, and the plan states
+    /// its habits' chance over the tick there instead.
+    func timedChance(of app: Int32, at time: Int64, offsetMinutes: Int, state: UserState) -> (chance: Double, within: Int64)?
+}
+
+extension PlanningPolicy {
+    public func timedChance(of app: Int32, at time: Int64, offsetMinutes: Int, state: UserState) -> (chance: Double, within: Int64)? {
+        nil
+    }
 }

@@ -109,9 +109,9 @@ extension AdaptivePolicy {
 }
 
 extension AdaptivePolicy {
-    /// The habits' chance as `predict` scores it, the registry's `adaptive-v1` family's model;
-    /// named `adaptive`, as `predict` has named it since before the value rule.
-    static let scored = ScoredModel(name: "adaptive", rank: 0) { app, m, r in
+    /// The habits' chance as `predict` scores it, the registry's `adaptive-v1` family's model and
+    /// the one `ev-habits` runs over: `habits`.
+    static let scored = ScoredModel(name: "habits", rank: 0) { app, m, r in
         predictedChance(app, at: m, model: r.model, staleShare: r.staleShare, window: r.window)
     }
 }

@@ -1,13 +1,14 @@
 /// The value rule over each predictor, as the registry (``PolicySpec``) and the frontier list
-/// them: `ev-<predictor>`, `ev-<predictor>@<share>` and `ev-<predictor>:<x>`; over `adaptive`'s
-/// habits, the project's policy itself (`adaptive`, `adaptive@<share>`, `adaptive:<x>`).
+/// them: `ev-<predictor>`, `ev-<predictor>@<share>` and `ev-<predictor>:<x>`; over the default's
+/// predictor (``DefaultPredictor``), the project's policy itself (`adaptive`, `adaptive@<share>`,
+/// `adaptive:<x>`), whose `ev-` names are kept as other names of it.
 public enum ValueRuleFamilies {
-    /// The predictors' names, in the order the frontier sweeps them.
-    public static let predictors = [CountsPredictor.name, APPMPredictor.name, HabitsPredictor.name, LearnedPredictor.name,
+    /// The predictors' names, in the order the frontier sweeps their families.
+    public static let predictors = [DefaultPredictor.name, APPMPredictor.name, HabitsPredictor.name, LearnedPredictor.name,
                                     MixPredictor.name, Mix2Predictor.name]
 
-    /// The families' names, in the order of ``predictors``.
-    public static let families = [CountsPredictor.family, APPMPredictor.family, HabitsPredictor.family, LearnedPredictor.family,
+    /// The families' names, in the order of ``predictors``: the default's first, as `adaptive`.
+    public static let families = ["adaptive", APPMPredictor.family, HabitsPredictor.family, LearnedPredictor.family,
                                   MixPredictor.family, Mix2Predictor.family]
 
     /// The shares of the budget a frontier sweeps: from 1% to all of it, each about 1.26 times the
@@ -17,24 +18,35 @@ public enum ValueRuleFamilies {
                                 "0.13", "0.16", "0.2", "0.25", "0.32", "0.4", "0.5", "0.63", "0.8", "1"]
 
     /// The predictor of the project's policy, `adaptive`, and so of `oracle:hindsight`: the one
-    /// place that names the default's predictor.
-    public typealias DefaultPredictor = HabitsPredictor
+    /// place that names the default's predictor. Chosen across real people only
+    /// (docs/metrics.md, "Choosing across users"); the habits it replaced are `ev-habits`.
+    public typealias DefaultPredictor = CountsPredictor
 
-    /// The registry's family `adaptive`: the project's policy, first in the list.
+    /// The project's policy, `adaptive`, at its default share: what a service plans with unless told otherwise.
+    public static var defaultPolicy: ValueRulePolicy<DefaultPredictor> { ValueRulePolicy(DefaultPredictor(), label: "adaptive") }
+
+    /// The registry's family `adaptive`: the project's policy, first in the list, also known by
+    /// its predictor's `ev-` names.
     static var adaptive: PolicyFamily {
-        let habits = DefaultPredictor()
-        return family(habits, entries: [
-            entry(habits, summary: "this project's policy: the value rule over each user's habits, its price the user's own "
-                      + "for \(TriggerReason.percent(ValueRulePolicy<DefaultPredictor>.defaultShare))% of the daily budget"),
-            shareEntry(habits, subject: "adaptive"), priceEntry(habits, subject: "adaptive"),
-        ], examples: ["adaptive", "adaptive@0.04", "adaptive:0.001"])
+        let p = DefaultPredictor(), share = TriggerReason.percent(ValueRulePolicy<DefaultPredictor>.defaultShare)
+        let own = [PolicySpec.Entry(name: "adaptive", summary: "this project's policy: the value rule over each user's "
+                                        + "\(DefaultPredictor.name), its price the user's own for \(share)% of the daily budget") {
+                       $0 == "adaptive" ? defaultPolicy : nil
+                   },
+                   .knob("adaptive@<share>", summary: "adaptive aiming at a share (more than 0, at most 1) of the budget", most: 1) {
+                       ValueRulePolicy(p, budgetShare: $0, label: $1)
+                   },
+                   .knob("adaptive:<x>", summary: "adaptive at one price for every user: x expected rescues per joule (more than 0, "
+                             + "at most 10)", most: InputBounds.maxRescuesPerJoule) { ValueRulePolicy(p, fixedPrice: $0, label: $1) }]
+        return PolicyFamily(name: "adaptive", entries: own + entries(p), sweeping: shares.map { "adaptive@\($0)" },
+                            examples: ["adaptive", "adaptive@0.04", "adaptive:0.001", "\(DefaultPredictor.family)@0.1"])
     }
 
     /// The registry's families of the value rule over the other predictors: per predictor, the
     /// default share, a share, a price (`predict` scores these predictors as its own models).
     static var others: [PolicyFamily] {
-        [family(CountsPredictor(), entries: entries(CountsPredictor()), examples: ["ev-counts", "ev-counts:0.001"]),
-         family(APPMPredictor(), entries: entries(APPMPredictor()), examples: ["ev-appm@1"]),
+        [family(APPMPredictor(), entries: entries(APPMPredictor()), examples: ["ev-appm@1"]),
+         family(HabitsPredictor(), entries: entries(HabitsPredictor()), examples: ["ev-habits", "ev-habits:0.001"]),
          family(LearnedPredictor(), entries: entries(LearnedPredictor()), examples: ["ev-learned"]),
          family(MixPredictor(), entries: entries(MixPredictor()), examples: ["ev-mix"]),
          family(Mix2Predictor(), entries: entries(Mix2Predictor()), examples: ["ev-mix2"])]
@@ -83,10 +95,15 @@ public enum ValueRuleFamilies {
 
     /// The hindsight references (``HindsightPolicy``): the default's rule over its predictor and
     /// over plain counts, each fitted on the user's whole log before the replay starts; swept
-    /// over ``hindsightShares`` beside every family's curve.
+    /// over ``hindsightShares`` beside every family's curve. While the default's predictor is the
+    /// counts, the two are one policy, swept once, and `oracle:hindsight-counts` is its other name.
     static var hindsight: [PolicyFamily] {
-        [hindsightFamily(DefaultPredictor(), name: "oracle:hindsight", subject: "the default's rule over its predictor (\(DefaultPredictor.name))"),
-         hindsightFamily(CountsPredictor(), name: "oracle:hindsight-counts", subject: "the default's rule over plain counts")]
+        let main = hindsightFamily(DefaultPredictor(), name: "oracle:hindsight",
+                                   subject: "the default's rule over its predictor (\(DefaultPredictor.name))")
+        let counts = hindsightFamily(CountsPredictor(), name: "oracle:hindsight-counts", subject: "the default's rule over plain counts")
+        guard DefaultPredictor.name == CountsPredictor.name else { return [main, counts] }
+        return [PolicyFamily(name: main.name, entries: main.entries + counts.entries, sweeping: hindsightShares.map { "oracle:hindsight@\($0)" },
+                             examples: main.examples + ["oracle:hindsight-counts@0.1"])]
     }
 
     static func hindsightFamily<P: OpenPredictor>(_ predictor: P, name: String, subject: String) -> PolicyFamily {

@@ -1,6 +1,6 @@
-extension FetchPlanner where P == ValueRulePolicy<HabitsPredictor> {
+extension FetchPlanner where P == ValueRulePolicy<ValueRuleFamilies.DefaultPredictor> {
     /// A planner under `adaptive`, the project's policy.
     public init(scenario: Scenario, seed: UInt64) {
-        self.init(scenario: scenario, seed: seed, policy: ValueRulePolicy(HabitsPredictor()))
+        self.init(scenario: scenario, seed: seed, policy: ValueRuleFamilies.defaultPolicy)
     }
 }

@@ -10,7 +10,8 @@
 /// difference between the two is the predictor's knowledge alone.
 ///
 /// Under `oracle:hindsight` the predictor is the default's (``ValueRuleFamilies/DefaultPredictor``);
-/// under `oracle:hindsight-counts` it is the counting baseline's counts. A predictor that forgets
+/// under `oracle:hindsight-counts` it is the counting baseline's counts (while the default's
+/// predictor is the counts, the two names are one policy). A predictor that forgets
 /// (the habits fade with a half-life) forgets the head start as it forgets anything else: the
 /// reference is what that model reaches given the whole log, not what a model that never forgets
 /// would.

@@ -54,15 +54,28 @@ extension OpenPredictor {
     public static var learnsFromDecisions: Bool { false }
 }
 
-/// The counting baseline's counts (`CountsPolicy.chance(of:at:now:span:offsetMinutes:counts:)`).
+/// The counting baseline's counts (`CountsPolicy.chance(of:at:now:span:offsetMinutes:counts:)`),
+/// and at a notification of the app, how often its notifications are followed by its open
+/// (``NotificationFollows``): either may bring the open.
 public struct CountsPredictor: OpenPredictor {
+    public struct State: Sendable {
+        public var counts = OpenCounts()
+        public var notifications = NotificationFollows()
+    }
+
     public static var name: String { "counts" }
     public init() {}
-    public func makeState() -> OpenCounts { OpenCounts() }
-    public func observe(_ event: UsageEvent, state: inout OpenCounts) { state.observe(event) }
+    public func makeState() -> State { State() }
 
-    public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout OpenCounts) -> Double {
-        CountsPolicy.chance(of: app, at: m, counts: state, window: horizon)
+    public func observe(_ event: UsageEvent, state: inout State) {
+        state.counts.observe(event)
+        if event.kind == .notification || event.kind == .open { state.notifications.observe(event) }
+    }
+
+    public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout State) -> Double {
+        let counted = CountsPolicy.chance(of: app, at: m, counts: state.counts, window: horizon)
+        guard state.notifications.posted(app, at: m.time) else { return counted }
+        return 1 - (1 - counted) * (1 - state.notifications.followChance(app))
     }
 }
 
@@ -92,9 +105,7 @@ public struct HabitsPredictor: OpenPredictor {
         var session: UsageModel.SessionReading?
     }
 
-    public static var name: String { "adaptive" }
-    /// The rule over the habits is the project's policy, `adaptive`.
-    public static var family: String { "adaptive" }
+    public static var name: String { "habits" }
     public init() {}
     public func makeState() -> State { State() }
     public func observe(_ event: UsageEvent, state: inout State) { state.model.observe(event) }

@@ -20,6 +20,15 @@ extension ValueRulePolicy: PlanningPolicy {
 
     public func terms(of a: Assessment) -> (expectedRescues: Double, costJoules: Double) { (a.value, a.costJoules) }
 
+    /// The predictor's score at a tick, calibrated for the user as a decision there calibrates it:
+    /// the chance of an open within the rule's horizon.
+    public func timedChance(of app: Int32, at time: Int64, offsetMinutes: Int, state: UserState) -> (chance: Double, within: Int64)? {
+        var predictor = state.predictor
+        let moment = PredictionMoment(kind: .tick, time: time, offsetMinutes: offsetMinutes)
+        let score = self.predictor.score(app, at: moment, horizon: Self.horizon, state: &predictor)
+        return (score > 0 ? state.calibration.chance(score, kind: .tick) : 0, Self.horizon)
+    }
+
     public func explain(_ a: Assessment?, kind: FetchPlan.Trigger.Kind, app: Int32, at e: UsageEvent, state: UserState) -> String {
         guard let a else { return "the value rule does not weigh it then (it weighs an app once opened, and not at its own open)" }
         if let why = a.unneeded?.why { return "no fetch needed: \(why)" }

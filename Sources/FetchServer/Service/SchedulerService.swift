@@ -35,7 +35,7 @@ public final class SchedulerService: Sendable {
     /// least recently used dropped first (and rebuilt from the store on demand). Each tenant
     /// runs at most `pastRebuilds.running` plans for past moments at once, with
     /// `pastRebuilds.waiting` more in line; more get a 429.
-    public init(store: any ServiceStore, scenario: Scenario, seed: UInt64, policy: any PlanningPolicy = ValueRulePolicy(HabitsPredictor()),
+    public init(store: any ServiceStore, scenario: Scenario, seed: UInt64, policy: any PlanningPolicy = ValueRuleFamilies.defaultPolicy,
                 metrics: MetricsFactory, maxUsersInMemory: Int = SchedulerService.defaultMaxUsersInMemory,
                 pastRebuilds: (running: Int, waiting: Int) = (1, 4)) {
         self.store = store
