@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A population run: generate USERS × DAYS, bench the five reference policies and then the full
-# frontier (every family's sweep and the two oracles) as SHARDS shards side by side, merge each,
+# frontier (the sweeps of the families a user compares, and the two oracles) as SHARDS shards side by side, merge each,
 # and report wall time, each shard's peak memory and the cost per million user-days. Shards run
 # --by-user: a shard's memory then grows with its largest user, not with every user of the log
 # live at once, nor with its report's rows, which wait on disk (BY_USER=0 runs them in time

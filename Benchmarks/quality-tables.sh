@@ -12,12 +12,12 @@ policies=none,ios,android,adaptive,counts,appm,ebc,oracle
 if compgen -G "$real/*.csv" >/dev/null; then
   echo "Real logs ($real):"
   /usr/bin/time -f "(%e s)" "$bin" bench "$real"/*.csv --scenario data/scenarios/default.json --policies "$policies" \
-    --frontier --format markdown --report "$out/real.html"
+    --frontier --sweep all --format markdown --report "$out/real.html"
 fi
 "$bin" generate --users 200 --days 35 --seed 1 --out "$out/g200.csv"
 echo "Generated, 200 users × 35 days:"
 /usr/bin/time -f "(%e s)" "$bin" bench "$out/g200.csv" --scenario data/scenarios/default.json --policies "$policies" \
-  --frontier --format markdown --report "$out/generated.html"
+  --frontier --sweep all --format markdown --report "$out/generated.html"
 echo "HTML reports with the frontier charts: $out/real.html, $out/generated.html"
 # The prediction benchmark on the same logs: every model's chance of a stale open soon, scored
 # forward only, with what each signal of the learned model adds.

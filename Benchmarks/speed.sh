@@ -19,7 +19,7 @@ commands = [
     ("replay fixed:15m, 1 thread", ["replay", log, "--policy", "fixed:15m", "--threads", "1"]),
     ("replay adaptive, 1 thread", ["replay", log, "--policy", "adaptive", "--threads", "1"]),
     ("bench 4 policies, 2 threads", ["bench", log, "--policies", "fixed:15m,ios,adaptive,oracle", "--threads", "2"]),
-    ("bench --frontier (every family's sweep), 2 threads", ["bench", log, "--policies", "none", "--frontier", "--threads", "2"]),
+    ("bench --frontier (the compared families' sweeps), 2 threads", ["bench", log, "--policies", "none", "--frontier", "--threads", "2"]),
 ]
 base = None
 for name, args in commands:

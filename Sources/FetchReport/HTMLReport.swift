@@ -37,8 +37,8 @@ public enum HTMLReport {
         if let t = timeline {
             html += """
             <h2>A day of \(SVG.escape(t.user)): \(LocalTime.dateText(day: t.day))</h2>
-            <p class="note">Network (blue Wi-Fi, orange cellular, grey none), charging, screen on, wake opportunities; per policy the opens (green fresh, red stale, ringed when a background fetch made them fresh) and the fetches (green newData, blue noData, orange failed, red terminated). Hover for details.</p>
-            \(TimelineChart.render(t, policies: reports.map(\.policy)))
+            <p class="note">Network (blue Wi-Fi, orange cellular, grey none), charging, screen on, wake opportunities; per policy the opens (green fresh, red stale, ringed when a background fetch made them fresh) and the fetches (green newData, blue noData, orange failed, red terminated). Hover for details. The policies drawn are those the run named (<code>--policies</code>), the ones you compare; the points a frontier sweeps are in its chart above, not here.</p>
+            \(TimelineChart.render(t, policies: t.policies))
 
             """
         }

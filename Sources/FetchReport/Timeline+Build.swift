@@ -18,6 +18,7 @@ extension Timeline {
         let start = LocalTime.start(ofDay: t.day, offsetMinutes: t.offsetMinutes), end = start + Millis.day
         for e in events where e.time.millis < start { t.startContext.apply(e) }
         t.events = events.filter { $0.time.millis >= start && $0.time.millis < end }
+        t.policies = recorders.map(\.policy)
         for (policy, r) in recorders {
             t.opens[policy] = r.opens.filter { $0.time >= start && $0.time < end }
             t.fetches[policy] = r.fetches.filter { $0.time >= start && $0.time < end }

@@ -23,6 +23,8 @@ public struct Timeline: Sendable {
     public var events: [UsageEvent] = []
     /// The device context at the start of the day.
     public var startContext = DeviceContext()
+    /// The policies drawn, in order: those a run was asked for by name, not the points of a sweep.
+    public var policies: [String] = []
     public var opens: [String: [Open]] = [:]
     public var fetches: [String: [Fetch]] = [:]
 

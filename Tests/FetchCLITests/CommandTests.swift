@@ -34,12 +34,11 @@ struct CommandTests {
         #expect(r.status == 0, "\(r.err)")
         let top = try #require(try json(r.out) as? [String: Any])
         let policies = try #require(top["policies"] as? [[String: Any]]).compactMap { $0["policy"] as? String }
-        let sweeps = Frontier.sweeps(for: .default).flatMap(\.policies)
+        let sweeps = try Frontier.sweptPolicies(for: .default, families: nil)
         #expect(policies == ["none", "ios", "adaptive"] + sweeps + ["oracle", "oracle:opens"])
         let frontiers = try #require(top["frontiers"] as? [[String: Any]])
         #expect(frontiers.compactMap { $0["family"] as? String }
-            == ["adaptive", "counts", "fixed", "appm", "ebc", "android-prefetch", "ev-appm", "ev-habits", "ev-learned", "ev-mix",
-               "ev-mix2", "adaptive-v1", "oracle:hindsight"])
+            == ["adaptive", "counts", "fixed", "appm", "ebc", "android-prefetch", "oracle:hindsight"])
         for f in frontiers {
             let points = try #require(f["points"] as? [[String: Any]])
             let energies = points.map { $0["energyJoules"] as! Double }
@@ -242,6 +241,9 @@ struct ReportTests {
         let html = try String(contentsOfFile: path, encoding: .utf8)
         #expect(html.components(separatedBy: "<svg").count - 1 == 5)  // the four, and the frontiers
         #expect(html.contains("Frontiers: rescued opens at equal energy") && html.contains("<td>adaptive</td>"))
+        // The day's timeline draws the policies named, not the points of the sweep (a lane each).
+        #expect(html.contains(">none opens</text>") && html.contains(">ios opens</text>"))
+        #expect(!html.contains(">adaptive@0.4 opens</text>") && !html.contains(">oracle opens</text>"))
     }
 
     @Test func aBadDayIsRefused() async throws {

@@ -43,4 +43,19 @@ struct FrontierTests {
         // The value rule's families, `adaptive` first, sweep the shares.
         #expect(sweeps[0].family == "adaptive" && sweeps[0].policies == ValueRuleFamilies.shares.map { "adaptive@\($0)" })
     }
+
+    /// Without `--sweep` a frontier sweeps the families a user compares and the hindsight
+    /// reference; the research families come when named, or with `all`, in the registry's order.
+    @Test func theDefaultFrontierSweepsTheComparedFamiliesAndAllSweepsEveryOne() throws {
+        #expect(PolicyRegistry.builtIn.sweptByDefaultNames
+            == ["adaptive", "counts", "fixed", "appm", "ebc", "android-prefetch", "oracle:hindsight"])
+        let sweeps = Frontier.sweeps(for: .default)
+        let compared = try Frontier.sweptPolicies(for: .default, families: nil)
+        #expect(compared == sweeps.filter { PolicyRegistry.builtIn.sweptByDefaultNames.contains($0.family) }.flatMap(\.policies))
+        #expect(!compared.contains { $0.hasPrefix("ev-") || $0.hasPrefix("adaptive-v1") })
+        #expect(try Frontier.sweptPolicies(for: .default, families: "all") == sweeps.flatMap(\.policies))
+        #expect(try Frontier.sweptPolicies(for: .default, families: "ev-mix,adaptive") == sweeps.filter { ["adaptive", "ev-mix"].contains($0.family) }
+            .flatMap(\.policies))
+        #expect(throws: Frontier.SweepError.self) { try Frontier.sweptPolicies(for: .default, families: "all,counts") }
+    }
 }

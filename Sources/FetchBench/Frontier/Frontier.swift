@@ -55,10 +55,14 @@ public struct Frontier: Sendable, Encodable {
     }
 
     /// The policies `bench --frontier` adds for `families` (comma-separated names of the swept
-    /// families, nil for every one), in the order of ``sweeps(for:registry:)``.
+    /// families; nil for those swept by default, ``PolicyRegistry/sweptByDefaultNames``; `all` for
+    /// every one), in the order of ``sweeps(for:registry:)``.
     public static func sweptPolicies(for scenario: Scenario, families: String?,
                                      registry: PolicyRegistry = .builtIn) throws(SweepError) -> [String] {
-        guard let families else { return sweeps(for: scenario, registry: registry).flatMap(\.policies) }
+        let defaults = registry.sweptByDefaultNames
+        guard let families, families != "all" else {
+            return sweeps(for: scenario, registry: registry).filter { families != nil || defaults.contains($0.family) }.flatMap(\.policies)
+        }
         let names = families.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         if let unknown = names.first(where: { !registry.sweptNames.contains($0) }) {
             throw SweepError(name: unknown, families: registry.sweptNames)

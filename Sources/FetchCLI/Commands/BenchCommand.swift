@@ -23,7 +23,8 @@ struct BenchCommand: AsyncParsableCommand {
     var frontier = false
 
     @Option(help: ArgumentHelp("With --frontier, the families to sweep, comma-separated "
-                               + "(\(Frontier.familyNames.joined(separator: ", ")); default: every one). The oracles are added either way.",
+                               + "(\(Frontier.familyNames.joined(separator: ", "))), or all; default: the families a user compares "
+                               + "(\(PolicyRegistry.builtIn.sweptByDefaultNames.joined(separator: ", "))). The oracles are added either way.",
                                valueName: "families"))
     var sweep: String?
 
@@ -44,6 +45,7 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         try AtomicFile.refuse(outputs: [report], over: input.files + [runOptions.scenarioOptions.scenario])
         var list = try parsePolicies(policies, run: runOptions)
+        let named = list.count
         if frontier {
             let scenario = try runOptions.scenarioOptions.loadScenario()
             for name in try Frontier.sweptPolicies(for: scenario, families: sweep) + Frontier.references
@@ -57,7 +59,8 @@ struct BenchCommand: AsyncParsableCommand {
             list = list.map { $0.learning(from: population) }
         }
         let requestedDay = try day.map(Self.parseDay)
-        var recorders: [TimelineRecorder] = []
+        // The timeline draws the policies named (the first `named` of the list), not a sweep's points.
+        var recorders: [Int: TimelineRecorder] = [:]
         var chosen = user
         var events: [UsageEvent] = []
         let runner = try Runner(input: input, run: runOptions)
@@ -65,16 +68,16 @@ struct BenchCommand: AsyncParsableCommand {
         let timeline = report != nil
         let reports = try await runner.replay(list, sinks: timeline || perApp != nil ? { i, users, apps in
             var recorder: TimelineRecorder?
-            if timeline {
+            if timeline && i < named {
                 recorder = TimelineRecorder(user: chosen ?? "", users: users, apps: apps)
-                recorders.append(recorder!)
+                recorders[i] = recorder!
             }
             return TraceTee.of([recorder, perApp?.sink(i, users: users, apps: apps)])
         } : nil, tap: timeline ? { e, users in
             // Seen before any replay takes the event: the default user is the first event's.
             if chosen == nil {
                 chosen = users[e.user]
-                for r in recorders { r.user = users[e.user] }
+                for r in recorders.values { r.user = users[e.user] }
             }
             if users[e.user] == chosen { events.append(e) }
         } : nil, acrossUsers: timeline)
@@ -87,8 +90,8 @@ struct BenchCommand: AsyncParsableCommand {
         let frontiers = frontier ? Frontier.families(reports) : []
         let apps = perApp?.report(reports, only: output.onlyApps)
         if let path = report {
-            let named = zip(reports, recorders).map { (policy: $0.policy, recorder: $1) }
-            let timeline = Timeline.build(user: chosen ?? "", events: events, day: requestedDay, recorders: named)
+            let drawn = reports.indices.compactMap { i in recorders[i].map { (policy: reports[i].policy, recorder: $0) } }
+            let timeline = Timeline.build(user: chosen ?? "", events: events, day: requestedDay, recorders: drawn)
             let file = try AtomicFile(path: path)
             file.write(HTMLReport.render(reports, frontiers: frontiers, timeline: timeline, apps: apps,
                                          source: input.db ?? input.logs.joined(separator: ", ")))

@@ -19,6 +19,10 @@ public struct PolicyFamily: Sendable {
     public let predictor: (any OpenPredictor)?
     /// The chance its policy weighs, as `predict` scores it from its shared reading of a user.
     public let scored: ScoredModel?
+    /// Whether `bench --frontier` sweeps it without `--sweep`: the families a user compares (the
+    /// default, the baselines, the peers, the platforms' rules, the references). A research family
+    /// (the value rule over the other predictors, `adaptive-v1`) is swept when `--sweep` names it.
+    public var sweptByDefault = true
 
     public init(name: String, entries: [PolicySpec.Entry], sweep: (@Sendable (Scenario) -> [String])? = nil,
                 isBaseline: Bool = false, examples: [String], predictor: (any OpenPredictor)? = nil, scored: ScoredModel? = nil) {
@@ -36,6 +40,13 @@ public struct PolicyFamily: Sendable {
                 predictor: (any OpenPredictor)? = nil, scored: ScoredModel? = nil) {
         self.init(name: name, entries: entries, sweep: { _ in points }, isBaseline: isBaseline, examples: examples, predictor: predictor,
                   scored: scored)
+    }
+
+    /// This family, swept by `bench --frontier` only when `--sweep` names it (or says `all`).
+    public func research() -> PolicyFamily {
+        var f = self
+        f.sweptByDefault = false
+        return f
     }
 
     /// A family of one name with no knob: `name` makes `make()`.

@@ -23,6 +23,9 @@ public struct PolicyRegistry: Sendable {
     /// The names of the swept families.
     public var sweptNames: [String] { swept.map(\.name) }
 
+    /// The names of the families `bench --frontier` sweeps without `--sweep` (``PolicyFamily/sweptByDefault``).
+    public var sweptByDefaultNames: [String] { swept.filter(\.sweptByDefault).map(\.name) }
+
     /// The names of the yardstick families (``PolicyFamily/isBaseline``).
     public var baselines: [String] { families.filter(\.isBaseline).map(\.name) }
 
@@ -51,6 +54,6 @@ public struct PolicyRegistry: Sendable {
     /// The project's families, in the order `--help` lists them: the swept ones first, in the
     /// order of the frontier, `adaptive` at the head.
     public static let builtIn = PolicyRegistry(
-        [ValueRuleFamilies.adaptive] + PolicySpec.swept + ValueRuleFamilies.others + [PolicySpec.adaptiveV1] + PolicySpec.others
-            + ValueRuleFamilies.hindsight)
+        [ValueRuleFamilies.adaptive] + PolicySpec.swept + ValueRuleFamilies.others.map { $0.research() }
+            + [PolicySpec.adaptiveV1.research()] + PolicySpec.others + ValueRuleFamilies.hindsight)
 }
