@@ -29,15 +29,9 @@ public enum ValueRuleFamilies {
     /// its predictor's `ev-` names.
     static var adaptive: PolicyFamily {
         let p = DefaultPredictor(), share = TriggerReason.percent(ValueRulePolicy<DefaultPredictor>.defaultShare)
-        let own = [PolicySpec.Entry(name: "adaptive", summary: "this project's policy: the value rule over each user's "
-                                        + "\(DefaultPredictor.name), its price the user's own for \(share)% of the daily budget") {
-                       $0 == "adaptive" ? defaultPolicy : nil
-                   },
-                   .knob("adaptive@<share>", summary: "adaptive aiming at a share (more than 0, at most 1) of the budget", most: 1) {
-                       ValueRulePolicy(p, budgetShare: $0, label: $1)
-                   },
-                   .knob("adaptive:<x>", summary: "adaptive at one price for every user: x expected rescues per joule (more than 0, "
-                             + "at most 10)", most: InputBounds.maxRescuesPerJoule) { ValueRulePolicy(p, fixedPrice: $0, label: $1) }]
+        let own = [entry(p, name: "adaptive", summary: "this project's policy: the value rule over each user's "
+                             + "\(DefaultPredictor.name), its price the user's own for \(share)% of the daily budget"),
+                   shareEntry(p, name: "adaptive", subject: "adaptive"), priceEntry(p, name: "adaptive", subject: "adaptive")]
         return PolicyFamily(name: "adaptive", entries: own + entries(p), sweeping: shares.map { "adaptive@\($0)" },
                             examples: ["adaptive", "adaptive@0.04", "adaptive:0.001", "\(DefaultPredictor.family)@0.1"])
     }
@@ -73,19 +67,19 @@ public enum ValueRuleFamilies {
          shareEntry(p, subject: "the value rule over \(P.name)"), priceEntry(p, subject: "the value rule over \(P.name)")]
     }
 
-    static func entry<P: OpenPredictor>(_ predictor: P, summary: String) -> PolicySpec.Entry {
-        let name = P.family
-        return PolicySpec.Entry(name: name, summary: summary) { $0 == name ? ValueRulePolicy(predictor) : nil }
+    /// The rule over `predictor` at the default share, by `name` (its family's unless given).
+    static func entry<P: OpenPredictor>(_ predictor: P, name: String = P.family, summary: String) -> PolicySpec.Entry {
+        PolicySpec.Entry(name: name, summary: summary) { $0 == name ? ValueRulePolicy(predictor, label: name) : nil }
     }
 
-    static func shareEntry<P: OpenPredictor>(_ predictor: P, subject: String) -> PolicySpec.Entry {
-        .knob("\(P.family)@<share>", summary: "\(subject) aiming at a share (more than 0, at most 1) of the budget", most: 1) {
+    static func shareEntry<P: OpenPredictor>(_ predictor: P, name: String = P.family, subject: String) -> PolicySpec.Entry {
+        .knob("\(name)@<share>", summary: "\(subject) aiming at a share (more than 0, at most 1) of the budget", most: 1) {
             ValueRulePolicy(predictor, budgetShare: $0, label: $1)
         }
     }
 
-    static func priceEntry<P: OpenPredictor>(_ predictor: P, subject: String) -> PolicySpec.Entry {
-        .knob("\(P.family):<x>", summary: "\(subject) at one price for every user: x expected rescues per joule (more than 0, at most 10)",
+    static func priceEntry<P: OpenPredictor>(_ predictor: P, name: String = P.family, subject: String) -> PolicySpec.Entry {
+        .knob("\(name):<x>", summary: "\(subject) at one price for every user: x expected rescues per joule (more than 0, at most 10)",
               most: InputBounds.maxRescuesPerJoule) { ValueRulePolicy(predictor, fixedPrice: $0, label: $1) }
     }
 

@@ -11,7 +11,7 @@ extension PlanningSession {
     /// What the engine would do at a wake of `kind` at `at` (nil: the last event), given the
     /// events so far: the same state a replay of them has, run on to that moment, then the wake.
     /// The session is left as it is. Nil before any event or when `at` is not ``reachable(_:)``.
-    @_specialize(exported: true, where P == ValueRulePolicy<ValueRuleFamilies.DefaultPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
     @_specialize(exported: true, where P == CountsPolicy)
     @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)

@@ -52,7 +52,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     public var userID: Int32? { sim?.user }
 
     /// Takes the user's next event; events and reports must come in time order.
-    @_specialize(exported: true, where P == ValueRulePolicy<ValueRuleFamilies.DefaultPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
     @_specialize(exported: true, where P == CountsPolicy)
     @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
@@ -69,7 +69,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     }
 
     /// Takes a fetch the app made and reported, in time order with the events (by its start).
-    @_specialize(exported: true, where P == ValueRulePolicy<ValueRuleFamilies.DefaultPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
     @_specialize(exported: true, where P == CountsPolicy)
     @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
@@ -99,7 +99,7 @@ public final class PlanningSession<P: PlanningPolicy> {
 
     /// What the device has spent of the day's budgets at `at` (nil: the last event); nil when
     /// there are no events or `at` is not ``reachable(_:)``.
-    @_specialize(exported: true, where P == ValueRulePolicy<ValueRuleFamilies.DefaultPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
     @_specialize(exported: true, where P == CountsPolicy)
     @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
@@ -138,7 +138,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     /// plans kept (`PlanMemo`): the same plan, at the cost of a lookup. From the second app's
     /// plan from one moment on, the plans read one kept run (`PlanRun`): the same plans, each
     /// at the cost of its own wakes.
-    @_specialize(exported: true, where P == ValueRulePolicy<ValueRuleFamilies.DefaultPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
     @_specialize(exported: true, where P == CountsPolicy)
     @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
@@ -167,7 +167,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     }
 
     /// Plans fetches of `app` over `(at, at + horizon]` from the live state, whatever was kept.
-    @_specialize(exported: true, where P == ValueRulePolicy<ValueRuleFamilies.DefaultPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
     @_specialize(exported: true, where P == CountsPolicy)
     @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)
@@ -182,7 +182,7 @@ public final class PlanningSession<P: PlanningPolicy> {
     /// The plans of each of `apps` over `(at, at + horizon]` from the live state, whatever was
     /// kept: the same as ``planAnew(app:at:horizon:)`` for each, from one run of the engine and
     /// the wakes they have in common (`PlanRun`).
-    @_specialize(exported: true, where P == ValueRulePolicy<ValueRuleFamilies.DefaultPredictor>)
+    @_specialize(exported: true, where P == ValueRulePolicy<HabitsPredictor>)
     @_specialize(exported: true, where P == AdaptivePolicy)
     @_specialize(exported: true, where P == CountsPolicy)
     @_specialize(exported: true, where P == ValueRulePolicy<CountsPredictor>)

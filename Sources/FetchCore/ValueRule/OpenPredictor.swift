@@ -69,7 +69,7 @@ public struct CountsPredictor: OpenPredictor {
 
     public func observe(_ event: UsageEvent, state: inout State) {
         state.counts.observe(event)
-        if event.kind == .notification || event.kind == .open { state.notifications.observe(event) }
+        state.notifications.observe(event)
     }
 
     public func score(_ app: Int32, at m: PredictionMoment, horizon: Int64, state: inout State) -> Double {
