@@ -103,29 +103,39 @@ public struct OpenCounts: Sendable {
     /// Chance that `app` is opened within `[t, t + span)`: for each quarter-hour the stretch
     /// covers, the share of days with an open there, spread evenly over it.
     package func slotChance(_ app: Int32, from t: Int64, span: Int64, offsetMinutes: Int) -> Double {
-        guard let a = self[app] else { return 0 }
-        var none = 1.0, start = t
-        let end = t + span, offset = Int64(offsetMinutes) * Millis.minute
-        while start < end {
-            let local = LocalTime.floorDiv(start + offset, Self.slotLength)
-            let piece = min(end, (local + 1) * Self.slotLength - offset) - start
-            let c = a.slots[Int(LocalTime.floorMod(local, Int64(Self.slotsPerDay)))]
-            if c > 0 { none *= 1 - Double(c) / Double(days + 1) * Double(piece) / Double(Self.slotLength) }
-            start += piece
-        }
-        return 1 - none
+        let i = Int(app)
+        guard i >= 0 && i < apps.count else { return 0 }
+        // Read in place (a copy of the app's tables retained them at every chance), and the
+        // quarter-hour found by division once: each piece after the first starts the next one.
+        return apps[i]?.slots.withUnsafeBufferPointer { slots in
+            var none = 1.0, start = t
+            let end = t + span, offset = Int64(offsetMinutes) * Millis.minute, days = Double(days + 1)
+            var local = LocalTime.floorDiv(start + offset, Self.slotLength)
+            var slot = Int(LocalTime.floorMod(local, Int64(Self.slotsPerDay)))
+            while start < end {
+                let piece = min(end, (local + 1) * Self.slotLength - offset) - start
+                let c = slots[slot]
+                if c > 0 { none *= 1 - Double(c) / days * Double(piece) / Double(Self.slotLength) }
+                start += piece
+                local += 1
+                slot = slot == Self.slotsPerDay - 1 ? 0 : slot + 1
+            }
+            return 1 - none
+        } ?? 0
     }
 
     /// Chance that `next` is the next app opened after an open of `app`.
     package func successorChance(_ next: Int32, after app: Int32) -> Double {
-        guard let a = self[app] else { return 0 }
-        return Double(a.successors.count(of: next)) / Double(a.opens + 1)
+        let i = Int(app)
+        guard i >= 0 && i < apps.count, let opens = apps[i]?.opens, let count = apps[i]?.successors.count(of: next) else { return 0 }
+        return Double(count) / Double(opens + 1)
     }
 
     /// Chance that an unlock is followed by an open of `app`.
     package func unlockChance(_ app: Int32) -> Double {
-        guard let a = self[app] else { return 0 }
-        return Double(a.afterUnlock) / Double(unlocks + 1)
+        let i = Int(app)
+        guard i >= 0 && i < apps.count, let followed = apps[i]?.afterUnlock else { return 0 }
+        return Double(followed) / Double(unlocks + 1)
     }
 
     /// Bytes the tables hold for this user, counted by element (not by what the allocator

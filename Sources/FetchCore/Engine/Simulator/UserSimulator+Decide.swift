@@ -29,6 +29,7 @@ extension UserSimulator {
         }
         let asked = decision.fetches
         let before = (energy: state.budget.energy, cellular: state.budget.cellular)
+        state.lookupHint = 0
         for app in asked { request(app) }
         if !asked.isEmpty { state.budget.countPolicy(since: before) }
         if P.plansPushes && !decision.pushes.isEmpty {
@@ -42,12 +43,17 @@ extension UserSimulator {
     }
 
     /// The index of an app's state, made on first sight. Policies mostly ask for apps in the
-    /// order of `view.apps`, so the slot after the last one found is tried before hashing.
+    /// order of `view.apps`, some of them, so the few slots after the last one found are tried
+    /// before hashing (a decision's requests start the search at the first slot).
     func appIndex(_ id: Int32) -> Int {
-        let hint = state.lookupHint
-        if hint < state.apps.count && state.apps[hint].id == id {
-            state.lookupHint = hint + 1
-            return hint
+        let hint = state.lookupHint, stop = min(state.apps.count, hint + 8)
+        var j = hint
+        while j < stop {
+            if state.apps[j].id == id {
+                state.lookupHint = j + 1
+                return j
+            }
+            j += 1
         }
         if let i = state.appIndex[id] {
             state.lookupHint = Int(i) + 1
