@@ -21,9 +21,12 @@ public enum PredictionReport {
         <p class="note">\(SVG.escape(source)) · content window \(DurationText.format(bench.window)) · a moment every \
         \(DurationText.format(bench.tick)) and at each unlock, open and plug-in</p>
         <h2>Reliability</h2>
-        <p class="note">Per tenth of the chance a model gave, the share of those moments followed by a stale open of the app: \
+        <p class="note">Per tenth of the score a model gave, the share of those moments followed by a stale open of the app: \
         a calibrated model lies on the diagonal. Point size grows with the moments in the bin; hover for counts.</p>
-        \(reliability(bench))
+        \(reliability(bench, Array(bench.overall.prefix(bench.primary.count)), xLabel: "the model's score"))
+        <p class="note">The chance each model's rule decides on: its score calibrated for each user as the value rule calibrates \
+        it (by kind of moment and range of score, from the answers known by then), against the same stale opens.</p>
+        \(reliability(bench, bench.decided, xLabel: "the chance its rule decides on"))
         <h2>Scores</h2>
         <pre>\(SVG.escape(bench.text(markdown: false, users: users)))</pre>
         </body></html>
@@ -31,23 +34,22 @@ public enum PredictionReport {
         """
     }
 
-    /// Observed rate (y) against mean chance (x), one line per base model.
-    static func reliability(_ bench: PredictionBench) -> String {
+    /// Observed rate (y) against the mean of `scores`' chances (x), one line per primary model.
+    static func reliability(_ bench: PredictionBench, _ scores: [PredictionScore], xLabel: String) -> String {
         var s = SVG(width: 640, height: 400)
         let (left, right, top, bottom) = (70.0, 500.0, 20.0, 350.0)
         let x = { (v: Double) in left + v * (right - left) }, y = { (v: Double) in bottom - v * (bottom - top) }
         let ticks = [0, 0.2, 0.4, 0.6, 0.8, 1.0]
-        Charts.axes(&s, ticks, ticks, x, y, left, right, top, bottom, xLabel: "the model's chance", yLabel: "observed rate")
+        Charts.axes(&s, ticks, ticks, x, y, left, right, top, bottom, xLabel: xLabel, yLabel: "observed rate")
         s.line(x(0), y(0), x(1), y(1), "#bbb")
-        let overall = bench.overall
         for i in bench.primary.indices {
             let color = SVG.palette[i % SVG.palette.count]
-            let bins = overall[i].calibration.filter { $0.examples > 0 }
+            let bins = scores[i].calibration.filter { $0.examples > 0 }
             let points = bins.map { (x($0.chanceSum / Double($0.examples)), y(Double($0.positives) / Double($0.examples))) }
             if points.count > 1 { s.polyline(points, color) }
             for (b, p) in zip(bins, points) {
                 let radius = min(8, 2 + log10(Double(b.examples)))
-                s.circle(p.0, p.1, radius, fill: color, title: "\(bench.models[i]): \(b.examples) moments, mean chance "
+                s.circle(p.0, p.1, radius, fill: color, title: "\(bench.models[i]): \(b.examples) moments, mean "
                          + "\(ResultText.fixed(b.chanceSum / Double(b.examples), 3)), observed \(ResultText.fixed(Double(b.positives) / Double(b.examples), 3))")
             }
             s.rect(520, top + Double(i) * 18, 12, 12, color)

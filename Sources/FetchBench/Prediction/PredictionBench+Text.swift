@@ -20,21 +20,14 @@ extension PredictionBench {
                            }
                        })
         out += "\n" + grid(["user", "examples"] + primary.flatMap { ["\($0) log-loss", "\($0) AP"] },
-                           perUser.map { u in
+                           perUser.sorted { users[$0.user] < users[$1.user] }.map { u in
                                [users[u.user], "\(u.scores[0].examples)"] + u.scores.flatMap { [f($0.logLoss, 4), f($0.averagePrecision, 4)] }
                            })
         out += worstUsers(users: users)
-        out += "\n" + grid(["chance", "examples"] + primary.flatMap { ["\($0) mean", "\($0) observed"] },
-                           (0..<PredictionScore.calibrationBins).map { b in
-                               let lo = Double(b) / Double(PredictionScore.calibrationBins)
-                               let cells = (0..<base).flatMap { i -> [String] in
-                                   let c = overall[i].calibration[b]
-                                   return c.examples == 0 ? ["-", "-"]
-                                       : [f(c.chanceSum / Double(c.examples), 3), f(Double(c.positives) / Double(c.examples), 3)]
-                               }
-                               return ["\(f(lo, 1))–\(f(lo + 0.1, 1))", (0..<base).map { "\(overall[$0].calibration[b].examples)" }
-                                   .joined(separator: "/")] + cells
-                           })
+        out += "\nEach model's score against how often a stale open followed; then the chance its rule decides on, the score "
+            + "calibrated for each user as the value rule calibrates it (by kind of moment and range of score, from the answers known by then):\n"
+        out += reliability(overall.prefix(base), heading: "score", grid: grid)
+        out += "\n" + reliability(decided[...], heading: "decided chance", grid: grid)
         if boundedMoments > 0 {
             out += "\n\(boundedMoments) moments scored only the \(Self.maxAppsScored) most recently opened of their user's apps\n"
         }
@@ -51,6 +44,22 @@ extension PredictionBench {
 }
 
 extension PredictionBench {
+    /// Per tenth of `heading` (a model's score, or the chance its rule decides on), the examples,
+    /// and per model the mean there and the share of them followed by a stale open.
+    func reliability(_ scores: ArraySlice<PredictionScore>, heading: String, grid: ([String], [[String]]) -> String) -> String {
+        let f = ResultText.fixed
+        return grid([heading, "examples"] + primary.flatMap { ["\($0) mean", "\($0) observed"] },
+                    (0..<PredictionScore.calibrationBins).map { b in
+                        let lo = Double(b) / Double(PredictionScore.calibrationBins)
+                        let cells = scores.flatMap { s -> [String] in
+                            let c = s.calibration[b]
+                            guard c.examples > 0 else { return ["-", "-"] }
+                            return [f(c.chanceSum / Double(c.examples), 3), f(Double(c.positives) / Double(c.examples), 3)]
+                        }
+                        return ["\(f(lo, 1))–\(f(lo + 0.1, 1))", scores.map { "\($0.calibration[b].examples)" }.joined(separator: "/")] + cells
+                    })
+    }
+
     /// A line naming, per model, the user on whom its average precision is the lowest multiple of
     /// the counting baseline's: a sum carried by a few users cannot hide the others.
     func worstUsers(users: NameTable) -> String {
@@ -69,7 +78,7 @@ extension PredictionBench {
 }
 
 extension PredictionBench {
-    enum CodingKeys: String, CodingKey { case models, windowMinutes, tickMinutes, overall, byKind, perUser, boundedMoments, maxAppsScored }
+    enum CodingKeys: String, CodingKey { case models, windowMinutes, tickMinutes, overall, decided, byKind, perUser, boundedMoments, maxAppsScored }
 
     struct UserScores: Encodable {
         var user: String
@@ -91,10 +100,11 @@ extension PredictionBench {
             try c.encode(bench.tick / Millis.minute, forKey: .tickMinutes)
             let overall = bench.overall
             try c.encode(Dictionary(uniqueKeysWithValues: bench.models.indices.map { (bench.models[$0], overall[$0]) }), forKey: .overall)
+            try c.encode(Dictionary(uniqueKeysWithValues: bench.primary.indices.map { (bench.primary[$0], bench.decided[$0]) }), forKey: .decided)
             try c.encode(Dictionary(uniqueKeysWithValues: bench.models.indices.map { m in
                 (bench.models[m], Dictionary(uniqueKeysWithValues: PredictionMoment.Kind.allCases.map { ($0.name, bench.byKind[m][$0.rawValue]) }))
             }), forKey: .byKind)
-            try c.encode(bench.perUser.map { u in
+            try c.encode(bench.perUser.sorted { users[$0.user] < users[$1.user] }.map { u in
                 UserScores(user: users[u.user], scores: Dictionary(uniqueKeysWithValues: bench.primary.indices.map {
                     (bench.primary[$0], u.scores[$0])
                 }))

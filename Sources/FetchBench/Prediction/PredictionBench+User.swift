@@ -14,6 +14,8 @@ extension PredictionBench {
         var cursor: [Int] = []
         var lastEvent: Int64 = .min
         var userScores: [PredictionScore]
+        /// Per primary model, its scores calibrated for this user as its rule would.
+        var calibrations: [RuleCalibration]
         let window: Int64
         /// App ids by their last open, most recent first: a list linked through these arrays,
         /// so that an open moves its app to the front in constant time.
@@ -26,6 +28,7 @@ extension PredictionBench {
             others = bench.leftOut.map { LogisticLearner(window: bench.window, without: [$0]) }
             extras = bench.extras.map { $0.running() }
             userScores = Array(repeating: PredictionScore(), count: bench.primary.count)
+            calibrations = Array(repeating: RuleCalibration(), count: bench.primary.count)
             for e in events where e.kind == .open && e.app >= 0 {
                 let a = Int(e.app)
                 if a >= opens.count { opens.append(contentsOf: repeatElement([], count: a + 1 - opens.count)) }
@@ -120,11 +123,13 @@ extension PredictionBench {
                     let chance = models[j].chance(app, m, reading)
                     bench.byKind[j][k].add(chance, y)
                     userScores[j].add(chance, y)
+                    bench.decided[j].add(calibrations[j].chance(chance, kind: m.kind, label: y, at: t, window: window), y)
                 }
                 for j in extras.indices {
                     let chance = extras[j].score(app, at: m, horizon: window) * share
                     bench.byKind[base + j][k].add(chance, y)
                     userScores[base + j].add(chance, y)
+                    bench.decided[base + j].add(calibrations[base + j].chance(chance, kind: m.kind, label: y, at: t, window: window), y)
                 }
                 for i in others.indices {
                     bench.byKind[bench.primary.count + i][k].add(others[i].probability(x), y)

@@ -24,6 +24,9 @@ public struct PredictionBench: Sendable {
     let leftOut: [OpenFeatures.Group]
     /// Per model, per moment kind.
     public internal(set) var byKind: [[PredictionScore]]
+    /// Per primary model (all kinds), the chance its rule decides on: each score calibrated per
+    /// user as the value rule calibrates it (``RuleCalibration``), against the same labels.
+    public internal(set) var decided: [PredictionScore]
     /// Per user, per model (all kinds); only the primary models.
     public private(set) var perUser: [(user: Int32, scores: [PredictionScore])] = []
 
@@ -50,6 +53,7 @@ public struct PredictionBench: Sendable {
         models = primary + leftOut.map { "learned without \($0.name)" }
         byKind = Array(repeating: Array(repeating: PredictionScore(), count: PredictionMoment.Kind.allCases.count),
                        count: models.count)
+        decided = Array(repeating: PredictionScore(), count: primary.count)
     }
 
     /// Scores every model over one user's events (in the engine's order: by time, then
@@ -105,6 +109,7 @@ public struct PredictionBench: Sendable {
         for m in byKind.indices {
             for k in byKind[m].indices { byKind[m][k].merge(other.byKind[m][k]) }
         }
+        for m in decided.indices { decided[m].merge(other.decided[m]) }
         perUser += other.perUser
     }
 }

@@ -481,11 +481,11 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Trigger/expectedRescues`.
             public var expectedRescues: Swift.Double
-            /// The policy's cost of the fetch, cellular bytes priced in joules
+            /// The policy's cost of a typical fetch of the app at that wake (its median duration and bytes, cellular bytes priced in joules): what the policy weighs the expected rescues against
             ///
             /// - Remark: Generated from `#/components/schemas/Trigger/costJoules`.
             public var costJoules: Swift.Double
-            /// The fetch's energy, when it runs
+            /// The energy of this wake's fetch as the engine draws it, when it runs (a fetch's duration and bytes vary from one to the next)
             ///
             /// - Remark: Generated from `#/components/schemas/Trigger/energyJoules`.
             public var energyJoules: Swift.Double?
@@ -514,8 +514,8 @@ extension Components {
             ///   - fetch: Whether the app is fetched at that wake
             ///   - refusedBy: The hard rule by which the engine refuses a fetch the policy (or the push) asks for
             ///   - expectedRescues: The policy's expected rescues of the fetch (0 where it does not weigh it)
-            ///   - costJoules: The policy's cost of the fetch, cellular bytes priced in joules
-            ///   - energyJoules: The fetch's energy, when it runs
+            ///   - costJoules: The policy's cost of a typical fetch of the app at that wake (its median duration and bytes, cellular bytes priced in joules): what the policy weighs the expected rescues against
+            ///   - energyJoules: The energy of this wake's fetch as the engine draws it, when it runs (a fetch's duration and bytes vary from one to the next)
             ///   - bytes: The fetch's bytes, when it runs
             ///   - network:
             ///   - reason:

@@ -42,11 +42,13 @@ public struct FetchPlan: Sendable {
         public var fetch: Bool
         /// The policy (or the push) asks for the fetch, and the engine refuses it by this rule.
         public var refusal: Refusal?
-        /// Expected rescues of the fetch and its cost, in the policy's terms (cellular bytes
-        /// priced in joules); zero when the policy does not weigh the app at that moment.
+        /// Expected rescues of the fetch and its cost, in the policy's terms: the cost of a typical
+        /// fetch of the app then (its median duration and bytes, cellular bytes priced in joules);
+        /// zero when the policy does not weigh the app at that moment.
         public var expectedRescues: Double
         public var costJoules: Double
-        /// The fetch's energy and bytes when it runs.
+        /// This wake's fetch as the engine draws it, when it runs: its energy and bytes, which may
+        /// be more or less than the typical fetch the policy weighed.
         public var energyMicroJ: Int64?
         public var bytes: Int64?
         public var network: Network

@@ -115,7 +115,7 @@ extension AdaptivePolicy: PlanningPolicy {
         out += ResultText.fixed(a.expectedRescues, 2)
         out += " expected rescues for "
         out += ResultText.fixed(a.costJoules, 1)
-        out += a.fetch ? " J, at least the " : " J, below the "
+        out += a.fetch ? " J (the rule's cost of a typical fetch of it), at least the " : " J (the rule's cost of a typical fetch of it), below the "
         out += ResultText.fixed(a.bar, 2)
         out += " needed at the day's price"
     }

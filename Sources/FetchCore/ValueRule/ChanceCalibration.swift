@@ -51,7 +51,7 @@ package struct ChanceCalibration: Sendable {
 
     /// The cell of `score` at a moment of `kind`.
     @inline(__always)
-    static func cell(_ score: Double, kind: PredictionMoment.Kind) -> Int {
+    package static func cell(_ score: Double, kind: PredictionMoment.Kind) -> Int {
         // [0.5, 1] is the last range, [0.25, 0.5) the one before, and so on; the first holds the
         // rest. A positive normal number's exponent is floor(log2), read without a logarithm.
         let range = score >= 0.5 ? bins - 1 : score < 0x1p-12 ? 0 : bins + Int(score.exponent)
@@ -62,7 +62,7 @@ package struct ChanceCalibration: Sendable {
     /// (`hits`) against what the predictor expected of them (`expected`), each with
     /// ``priorWeight`` opens as expected added.
     @inline(__always)
-    static func calibrated(_ score: Double, hits: Double, expected: Double) -> Double {
+    package static func calibrated(_ score: Double, hits: Double, expected: Double) -> Double {
         min(1, score * (hits + priorWeight) / (expected + priorWeight))
     }
 

@@ -40,9 +40,11 @@ extension ValueRulePolicy: PlanningPolicy {
         // Three decimals: the rule's bars are often hundredths, and two showed "0.01 below the 0.01".
         if let q = a.waitOdds {
             out += "a cheaper moment came before \(percent(q))% of its opens, so a fetch now adds "
-                + "\(ResultText.fixed(a.gain, 3)) expected rescues over waiting for \(ResultText.fixed(a.outlay, 1)) J more, "
+                + "\(ResultText.fixed(a.gain, 3)) expected rescues over waiting for \(ResultText.fixed(a.outlay, 1)) J more "
+                + "(the rule's cost of a typical fetch of it), "
         } else {
-            out += "\(ResultText.fixed(a.gain, 3)) expected rescues for \(ResultText.fixed(a.outlay, 1)) J, "
+            out += "\(ResultText.fixed(a.gain, 3)) expected rescues for \(ResultText.fixed(a.outlay, 1)) J "
+                + "(the rule's cost of a typical fetch of it), "
         }
         out += a.fetch ? "at least" : "below"
         out += " the \(ResultText.fixed(a.price * a.outlay, 3)) needed at "

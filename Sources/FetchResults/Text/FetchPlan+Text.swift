@@ -20,14 +20,19 @@ extension FetchPlan {
         }
         guard !triggers.isEmpty else { return out }
         out += "at wakes:\n"
-        out += "wake                                   chance  likeliest    decided at  fetch  exp. rescues  cost J\n"
-        for t in triggers {
+        // The widest wake's name and answer set their columns (an app's name has no bound here).
+        let fetches = triggers.map { $0.fetch ? "yes" : $0.refusal.map { "no (\($0.traceName))" } ?? "no" }
+        let width = max(37, triggers.map(\.kind.words.count).max() ?? 0), answer = max(5, fetches.map(\.count).max() ?? 0)
+        let left = { (s: String, w: Int) in s + String(repeating: " ", count: max(0, w - s.count)) }
+        out += left("wake", width) + "  chance  likeliest    decided at  " + ResultText.padText("fetch", answer)
+            + "  exp. rescues  typical J  drawn J\n"
+        for (t, fetch) in zip(triggers, fetches) {
             let clock = { (x: Int64) in LocalTime.clockText(x, offsetMinutes: t.offsetMinutes) }
-            out += [t.kind.words + String(repeating: " ", count: max(0, 37 - t.kind.words.count)), ResultText.padText(ResultText.fixed(t.chance, 2), 6),
+            out += [left(t.kind.words, width), ResultText.padText(ResultText.fixed(t.chance, 2), 6),
                     "\(clock(t.windowStart))–\(clock(t.windowEnd))", ResultText.padText(clock(t.time), 10),
-                    ResultText.padText(t.fetch ? "yes" : t.refusal.map { "no (\($0.traceName))" } ?? "no", 5),
-                    ResultText.padText(ResultText.fixed(t.expectedRescues, 2), 12),
-                    ResultText.padText(ResultText.fixed(t.costJoules, 2), 6)].joined(separator: "  ") + "\n"
+                    ResultText.padText(fetch, answer), ResultText.padText(ResultText.fixed(t.expectedRescues, 2), 12),
+                    ResultText.padText(ResultText.fixed(t.costJoules, 2), 9),
+                    ResultText.padText(t.energyMicroJ.map { ResultText.fixed(Double($0) / 1e6, 2) } ?? "-", 7)].joined(separator: "  ") + "\n"
         }
         return out
     }
@@ -58,7 +63,10 @@ extension FetchPlan {
                 ? "usually within \(DurationText.format((t.time - at + Millis.minute - 1) / Millis.minute * Millis.minute))" : "likeliest \(clock(t.windowStart))–\(clock(t.windowEnd))"
             out += "- \(t.kind.words) (\(soon), \(Int((t.chance * 100).rounded()))% in the next \(DurationText.format(horizon))): "
             out += t.fetch ? "fetch" : "no fetch"
-            if let e = t.energyMicroJ { out += " (\(ResultText.fixed(Double(e) / 1e6, 1)) J)" }
+            // Two energies: this wake's fetch as the engine draws it, and the rule's typical one in the reason.
+            if let e = t.energyMicroJ {
+                out += " (this wake's fetch, as the engine draws it, spends \(ResultText.fixed(Double(e) / 1e6, 1)) J)"
+            }
             out += " — \(t.reason).\n"
         }
         return out
