@@ -251,6 +251,29 @@ name, _ = policy("setsid", f"setsid sh -c 'echo $$ > {grandchild}; exec sleep 30
 code, _, err, s = run(["replay", sample, "--policy", name, "--quiet"])
 check(64, "exec: a grandchild that calls setsid", code == 0 and not alive(int(open(grandchild).read())), s, f"exit {code} {err.strip()[:60]}")
 
+# Issue 81: a database's companions are inputs; `-` and /dev/stdout are standard output; a zero
+# time is no unit; a descriptor that is not open is a clean error.
+evidence = os.path.join(work, "e81.db")
+open(evidence, "wb").write(open(os.path.join(root, "data", "import", "wellbeing", "app_usage"), "rb").read())
+for companion in ("-wal", "-journal", "-shm"):
+    before81 = sorted(os.listdir(work))
+    code, _, err, s = run(["import", "--from", "wellbeing", "--user", "s", "--time-zone", "UTC", evidence, "--out", evidence + companion])
+    check(81, f"import --out <db>{companion}", code == 1 and "refusing to write over" in err and sorted(os.listdir(work)) == before81, s,
+          err.strip()[:80])
+piped = os.path.join(work, "piped81.csv")
+for name in ("-", "/dev/stdout", "/dev/fd/1"):
+    code, _, err, s = shell(f"{args.bin} generate --users 2 --days 1 --out {name} > {piped}")
+    head = open(piped).readline() if os.path.exists(piped) else ""
+    check(81, f"generate --out {name} > file", code == 0 and head.startswith("timestamp,") and not os.path.exists(os.path.join(work, "-")),
+          s, err.strip()[:80])
+code, _, err, s = run(["generate", "--users", "2", "--out", "/dev/fd/57"])
+check(81, "generate --out /dev/fd/57 (not open)", code == 1 and "is not open" in err, s, err.strip()[:80])
+zones = os.path.join(work, "tz81.csv"); screen81 = os.path.join(work, "screen81.csv")
+open(zones, "w").write("device_id,tzcode,timestamp\nd,Europe/Helsinki,0\nd,Europe/Berlin,1710200000000\n")
+open(screen81, "w").write("_id,timestamp,device_id,screen_status\n1,1710147600000,d,1\n")
+code, _, err, s = run(["import", "--from", "aware", screen81, zones, "--out", os.path.join(work, "aware81.csv")])
+check(81, "import aware: a time zone table starting at 0", code == 0, s, err.strip()[:80])
+
 print("| case | what | result | s | detail |\n|---|---|---|---:|---|")
 for r in rows:
     print("| " + " | ".join(str(x) for x in r) + " |")

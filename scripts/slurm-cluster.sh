@@ -31,6 +31,11 @@ case "$cmd" in
     for bin in munged slurmctld slurmd sinfo; do
       command -v "$bin" >/dev/null || { echo "slurm-cluster: no $bin (apt-get install slurm-wlm munge)" >&2; exit 1; }
     done
+    # slurm.conf holds the folder's paths unquoted: a path it cannot hold is refused before anything is made.
+    if [[ "$dir" =~ [[:space:][:cntrl:]\"\'#=\\] ]]; then
+      echo "slurm-cluster: DIR '$dir' has a blank, a quote, '#', '=' or a backslash, which slurm.conf cannot hold in a path" >&2
+      exit 2
+    fi
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
     mkdir -p "$dir/munge" "$dir/socket" "$dir/state" "$dir/spool" "$dir/log" "$dir/run"
@@ -109,7 +114,8 @@ EOF
       "$0" stop "$dir"
       exit 1
     fi
-    echo "export SLURM_CONF=$dir/slurm.conf"
+    # Quoted for the shell that evals it: the folder's name is never run as code.
+    printf 'export SLURM_CONF=%q\n' "$dir/slurm.conf"
     ;;
   stop)
     dir=$(cd "$dir" 2>/dev/null && pwd) || exit 0

@@ -80,6 +80,24 @@ struct EdgeOutputTests {
         #expect(left.isEmpty, "\(left)")
     }
 
+    /// A database's write-ahead log, rollback journal and shared-memory index are inputs too, by
+    /// any path and whether they exist yet: an import may not write its CSV there (it would
+    /// replace committed events, or be played back into the evidence as a journal).
+    @Test(arguments: [("e.db-wal", true), ("e.db-journal", false), ("./e.db-shm", false), ("link/e.db-wal", true), ("e.db-wal", false)])
+    func anOutputOverADatabasesCompanionIsRefused(output: String, walExists: Bool) async throws {
+        let dir = Fetchsched.temp()
+        let db = dir + "/e.db"
+        try FileManager.default.copyItem(atPath: WellbeingImportTests.fixture, toPath: db)
+        if walExists { #expect(FileManager.default.createFile(atPath: db + "-wal", contents: Data())) }
+        #expect(symlink(dir, dir + "/link") == 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        let r = try await Fetchsched.run(["import", "--from", "wellbeing", "--user", "sam", "--time-zone", "Europe/Berlin", db,
+                                          "--out", dir + "/" + output])
+        #expect(r.status != 0 && r.err.contains("refusing to write over what the run reads"), "\(r.err)")
+        #expect(r.err.contains(output.hasSuffix("-wal") ? "write-ahead log" : output.hasSuffix("-journal") ? "rollback journal" : "shared-memory"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == before)
+    }
+
     @Test(arguments: [["replay", "--policy", "none"], ["bench", "--policies", "none"], ["next", "--user", "u", "--app", "a"]])
     func aReaderGivenAStoreThatDoesNotExistFailsAndMakesNone(args: [String]) async throws {
         let dir = Fetchsched.temp()

@@ -186,6 +186,21 @@ struct ImportAwareRealTests {
         #expect(log?.contains("2024-03-11T11:00:00.000+02:00,dev,,screen_on,") == true, "\(log ?? "")")
     }
 
+    /// RAPIDS' `multiple_timezones.csv` starts each device at timestamp 0, the rest in
+    /// milliseconds: a zero is no evidence of a unit, and the zone holds from the start.
+    @Test func aTimeZoneTableWhoseFirstTimeIsZeroTakesItsUnitFromTheNextRow() async throws {
+        let zones = "device_id,tzcode,timestamp\ndev,Europe/Helsinki,0\ndev,Europe/Berlin,1710200000000\n"
+        let screen = Self.screenHeader + "1,1710147600000,dev,1\n2,1710237600000,dev,0\n"
+        let dir = Fetchsched.temp()
+        try #require(FileManager.default.createFile(atPath: dir + "/tz.csv", contents: Data(zones.utf8)))
+        try #require(FileManager.default.createFile(atPath: dir + "/screen.csv", contents: Data(screen.utf8)))
+        let r = try await Fetchsched.run(["import", "--from", "aware", "--out", dir + "/log.csv", dir + "/screen.csv", dir + "/tz.csv"])
+        #expect(r.status == 0, "\(r.err)")
+        let log = try? String(contentsOfFile: dir + "/log.csv", encoding: .utf8)
+        #expect(log?.contains("2024-03-11T11:00:00.000+02:00,dev,,screen_on,") == true, "\(log ?? "")")
+        #expect(log?.contains("2024-03-12T11:00:00.000+01:00,dev,,screen_off,") == true, "\(log ?? "")")
+    }
+
     /// AWARE's notifications table, in its client's columns: each row a `notification` of its package,
     /// beside the opens of the foreground table; a row with no package is refused by its line.
     @Test func awaresNotificationsAreNotificationsOfTheirApps() async throws {

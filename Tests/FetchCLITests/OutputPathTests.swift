@@ -35,6 +35,29 @@ struct OutputPathTests {
         #expect(lstat("/dev/null", &st) == 0 && st.st_mode & S_IFMT == S_IFCHR)
     }
 
+    /// `-`, `/dev/stdout` and `/dev/fd/1` are standard output by Unix convention, written through
+    /// whatever the shell made of it: a file it redirected to (appended to, with `>>`), a pipe.
+    @Test(arguments: ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
+    func standardOutputByAnyNameIsWrittenThroughItsDescriptor(name: String) async throws {
+        let dir = Fetchsched.temp()
+        let binary = Fetchsched.binary.path
+        let r = try await Fetchsched.shell("""
+            cd '\(dir)' && printf 'kept\\n' > x.csv && '\(binary)' generate --users 2 --days 1 --out '\(name)' >> x.csv && \
+            '\(binary)' generate --users 2 --days 1 --out '\(name)' | wc -l > lines
+            """)
+        #expect(r.status == 0, "\(r.err)")
+        let written = try String(contentsOfFile: dir + "/x.csv", encoding: .utf8)
+        #expect(written.hasPrefix("kept\ntimestamp,user,app,event,value\n") && written.count > 100, "\(written.prefix(200))")
+        let lines = try String(contentsOfFile: dir + "/lines", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(Int(lines) == written.split(separator: "\n").count - 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["lines", "x.csv"], "a file named as the output was made")
+    }
+
+    @Test func aDescriptorThatIsNotOpenIsACleanError() async throws {
+        let r = try await Fetchsched.run(["generate", "--users", "2", "--days", "1", "--out", "/dev/fd/57"])
+        #expect(r.status == 1 && r.err.contains("descriptor 57 is not open"), "\(r.err)")
+    }
+
     @Test func aDirectoryAndAFIFOWithNoReaderAreRefusedAtOnce() async throws {
         let dir = Fetchsched.temp()
         let fifo = dir + "/fifo"

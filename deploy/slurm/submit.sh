@@ -8,6 +8,9 @@
 # write. Set FETCHSCHED (the binary), POLICIES, SEED and FORMAT in the environment to change
 # their defaults; DB=… reads a store instead of LOG (give LOG as -). Further arguments go to
 # both sbatch calls (--partition=…, --account=…, --time=…, --mem=…).
+#
+# TASKS=2,5 (tasks below SHARDS) runs those shards alone and the merge again: after a failed
+# task, whose merge Slurm cancelled, the others' reports stay in OUT and are merged with the new.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 log=${1:?usage: deploy/slurm/submit.sh LOG SHARDS OUT [sbatch options...]}
@@ -21,8 +24,15 @@ out=$(cd "$out" && pwd)
 [[ -n "${DB:-}" ]] || log=$(cd "$(dirname "$log")" && pwd)/$(basename "$log")
 bin=${FETCHSCHED:-$(command -v fetchsched || true)}
 [[ -x "$bin" ]] || { echo "submit: no fetchsched binary: put it on PATH or set FETCHSCHED" >&2; exit 2; }
+tasks=${TASKS:-0-$((shards - 1))}
+if [[ -n "${TASKS:-}" ]]; then
+  IFS=, read -ra listed <<< "$TASKS"
+  for t in "${listed[@]}"; do
+    [[ "$t" =~ ^[0-9]{1,4}$ ]] && ((10#$t < shards)) || { echo "submit: TASKS lists '$t', not a shard below $shards" >&2; exit 2; }
+  done
+fi
 export FETCHSCHED=$bin LOG=$log OUT=$out SHARDS=$shards
-array=$(sbatch --parsable --export=ALL --array="0-$((shards - 1))" --output="$out/slurm-%A_%a.out" "$@" "$here/bench-shards.sbatch")
+array=$(sbatch --parsable --export=ALL --array="$tasks" --output="$out/slurm-%A_%a.out" "$@" "$here/bench-shards.sbatch")
 array=${array%%;*}
 merge=$(sbatch --parsable --export=ALL --dependency="afterok:$array" --kill-on-invalid-dep=yes --output="$out/slurm-%j.out" "$@" \
   "$here/merge.sbatch")

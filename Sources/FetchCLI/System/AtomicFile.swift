@@ -6,8 +6,9 @@ import Foundation
 /// stopped by a signal nothing at all (``RunStop`` removes the temporary file).
 ///
 /// Only a regular file, or a path that does not exist yet, is replaced. A character device or a
-/// FIFO (`/dev/null`, a pipe, or a link to one such as `/dev/stdout`) is written in place, as a
-/// stream. Any other symlink, a directory or anything else is refused: the run never writes over
+/// FIFO (`/dev/null`, a pipe, or a link to one) is written in place, as a stream; `-`,
+/// `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` are written through their open descriptor,
+/// whatever it is. Any other symlink, a directory or anything else is refused: the run never writes over
 /// a path it did not create.
 final class AtomicFile {
     let path: String
@@ -33,6 +34,10 @@ final class AtomicFile {
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 _ = fchmod(fd, 0o644 & ~Self.creationMask)  // as `open` with 0644 would make it
             }
+        case .descriptor(let n):
+            // The descriptor itself, not the file it names: its offset and append mode stay the shell's.
+            fd = fcntl(n, F_DUPFD_CLOEXEC, 3)
+            temporary = nil
         case .stream:
             // Non-blocking to open, so a FIFO nobody reads fails at once instead of waiting.
             fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK)
@@ -56,9 +61,30 @@ final class AtomicFile {
     }()
 
     /// What is at an output path, read without following a symlink.
-    enum Kind { case absent, regular, stream }
+    enum Kind: Equatable { case absent, regular, stream, descriptor(Int32) }
+
+    /// The open descriptor an output path names, by Unix convention: `-` and `/dev/stdout` are
+    /// standard output, `/dev/stderr` standard error, `/dev/fd/N` and `/proc/self/fd/N` descriptor
+    /// N; written through whatever it is (a file the shell opened, a pipe, a terminal).
+    static func descriptor(of path: String) -> Int32? {
+        switch path {
+        case "-", "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                let digits = path.dropFirst(prefix.count)
+                guard (1...4).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+                return Int32(digits)
+            }
+            return nil
+        }
+    }
 
     static func kind(of path: String) throws -> Kind {
+        if let n = descriptor(of: path) {
+            guard fcntl(n, F_GETFD) >= 0 else { throw CLIError("cannot write '\(InputBounds.printable(path))': descriptor \(n) is not open") }
+            return .descriptor(n)
+        }
         var st = stat()
         guard lstat(path, &st) == 0 else {
             if errno == ENOENT { return .absent }

@@ -175,11 +175,15 @@ public struct AwareReader: Sendable {
             throw ImportProblem("bad time", "\(timeColumn) '\(InputBounds.printable(text))' is not Unix milliseconds or seconds")
         }
         let found = TimeUnit.of(value)
-        guard unit == nil || unit == found else {
-            throw ImportProblem("mixed time units", "\(timeColumn) '\(InputBounds.printable(text))' reads as \(found.rawValue), "
-                                + "but the file's first row gave \(unit!.rawValue)")
+        // A zero is the same instant in either unit, and no evidence of one (RAPIDS' timezone
+        // table starts with a 0): the first other row decides.
+        if value != 0 {
+            guard unit == nil || unit == found else {
+                throw ImportProblem("mixed time units", "\(timeColumn) '\(InputBounds.printable(text))' reads as \(found.rawValue), "
+                                    + "but the file's first timed row gave \(unit!.rawValue)")
+            }
+            unit = found
         }
-        unit = found
         let millis = found == .seconds ? (value * 1000).rounded() : value.rounded()
         guard millis >= Double(InputBounds.timestamps.lowerBound), millis < Double(InputBounds.timestamps.upperBound) else {
             throw ImportProblem("bad time", "\(timeColumn) '\(InputBounds.printable(text))' is not a time between 1970 and 2100")
