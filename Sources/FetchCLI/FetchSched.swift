@@ -24,6 +24,7 @@ extension FetchSched {
     /// of 16 MiB, rather than on a thread of Swift's cooperative pool.
     public static func start() async {
         StandardStreams.holdStandardDescriptors()
+        RunStop.acceptStopSignals()
         do {
             let command = try parseAsRoot()
             if var async = command as? any AsyncParsableCommand {

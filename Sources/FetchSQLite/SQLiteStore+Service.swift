@@ -132,11 +132,13 @@ extension SQLiteStore {
     /// Whether the store has any event of `user`, and the user's version.
     /// Answers when the file does: one read of its schema version.
     public func ready() async throws {
+        try checkFile()
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
     }
 
     public func version(user: String) async throws -> UserVersion {
-        try await pool.read { db in
+        try checkFile()
+        return try await pool.read { db in
             UserVersion(hasEvents: try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [user]) != nil,
                         version: try Self.storedVersion(user: user, db))
         }

@@ -21,6 +21,9 @@ public final class SQLiteStore: ServiceStore {
     let names = Mutex(NameCache())
     /// The claim to write the file, for a store opened as its one writer.
     let writerLock: WriterLock?
+    /// The device and inode of the file opened: a service that finds another file at its path,
+    /// or none, refuses writes rather than write into a file nobody will open again.
+    let opened: StoreFile?
 
     /// Opens (or makes) the store at `path`. `writer` claims it for this process alone
     /// (``WriterLock``): the service and `ingest` do; readers do not. `existing` refuses a path
@@ -48,6 +51,7 @@ public final class SQLiteStore: ServiceStore {
         } catch {
             throw InputError("cannot open the store '\(path)': \(error)")
         }
+        opened = StoreFile(path: path)
     }
 
     /// The page cache of each connection, in KiB: ingest appends to a wide key, and the default

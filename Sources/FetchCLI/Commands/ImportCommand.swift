@@ -115,14 +115,26 @@ struct ImportCommand: ParsableCommand {
         printError(([summary(events: events, log: log, skipped: skipped)] + notes).joined(separator: "\n"))
     }
 
+    /// A private directory in TMPDIR for the copies of the phone's databases, removed with them
+    /// however the run ends (a stop signal too, ``RunStop``).
+    static func scratchDirectory() throws -> String {
+        guard let path = RunStop.shared.scratchDirectory(in: TemporaryFile.directory, label: "import") else {
+            throw CLIError("cannot make a private directory in \(TemporaryFile.directory) to copy the database into: "
+                           + "\(String(cString: strerror(errno))) (set TMPDIR to a directory with room)")
+        }
+        return path
+    }
+
     /// Reads each knowledgeC.db given: its records in start order, each wrong one stopping the
     /// import or counted by reason.
     func readKnowledge(into log: inout ImportedLog, skipped: inout [String: Int]) throws {
         let name = try wrap { () throws(ImportProblem) in try KnowledgeRecord.checkUser(user ?? "") }
+        let scratch = try Self.scratchDirectory()
+        defer { RunStop.shared.forget(scratch: scratch) }
         for path in files {
             log.beginSection()
             do {
-                try KnowledgeCSource.read(path: path, directory: TemporaryFile.directory, user: name, into: &log) { problem, record in
+                try KnowledgeCSource.read(path: path, directory: scratch, user: name, into: &log) { problem, record in
                     guard skipInvalid else {
                         throw CLIError("\(path): ZOBJECT \(record.label): \(problem.message) "
                                        + "(nothing was written; use --skip-invalid to count and skip such rows)")
@@ -141,10 +153,12 @@ struct ImportCommand: ParsableCommand {
     /// stopping the import or counted by reason.
     func readWellbeing(offset: UTCOffsetRule, into log: inout ImportedLog, skipped: inout [String: Int]) throws {
         let name = try wrap { () throws(ImportProblem) in try WellbeingSource.checkUser(user ?? "") }
+        let scratch = try Self.scratchDirectory()
+        defer { RunStop.shared.forget(scratch: scratch) }
         for path in files {
             log.beginSection()
             do {
-                try WellbeingSource.read(path: path, directory: TemporaryFile.directory, user: name, offset: offset, into: &log) { problem, id in
+                try WellbeingSource.read(path: path, directory: scratch, user: name, offset: offset, into: &log) { problem, id in
                     guard skipInvalid else {
                         throw CLIError("\(path): events _id=\(id.map(String.init) ?? "?"): \(problem.message) "
                                        + "(nothing was written; use --skip-invalid to count and skip such rows)")

@@ -5,8 +5,8 @@ import Synchronization
 
 /// What a run that is told to stop (SIGINT, SIGTERM, SIGHUP) must end first: the process
 /// groups of its `exec:` policies, killed, so that stopping the run stops its policies too, and
-/// the temporary files of its outputs not yet in place (``AtomicFile``), removed, so that a
-/// stopped run leaves nothing behind.
+/// the temporary files of its outputs not yet in place (``AtomicFile``) and its private
+/// directories (a phone database's copy), removed, so that a stopped run leaves nothing behind.
 ///
 /// The handlers are installed with the first child or output file: a command that starts
 /// neither keeps the default actions. After killing the groups the run exits with 128 + the signal's
@@ -25,8 +25,21 @@ final class RunStop: Sendable {
 
     private let groups = Mutex<Set<pid_t>>([])
     private let partials = Mutex<Set<String>>([])
+    /// Private directories of the run (a phone database's copy), removed with what is in them.
+    private let scratch = Mutex<Set<String>>([])
     private let sources = Mutex<[any DispatchSourceSignal]>([])
     private let queue = DispatchQueue(label: "fetchsched.child-groups")
+
+    /// Unblocks the stop signals on this thread (the main one, at start), for the threads made
+    /// after it too: a run started with them blocked (a parent's mask is inherited across exec;
+    /// a test runner's worker thread, a supervisor) would otherwise never see them, and could not
+    /// be stopped but by SIGKILL.
+    static func acceptStopSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for sig in stopSignals { sigaddset(&set, sig) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
 
     /// Runs `start` (which returns the new child's pid, or a non-positive value) with the
     /// handlers installed, and records the group.
@@ -94,6 +107,27 @@ final class RunStop: Sendable {
         _ = partials.withLock { $0.remove(path) }
     }
 
+    /// Makes a private directory in `parent` (`mkdtemp`, mode 0700) that a stop signal removes
+    /// with everything in it, until ``forget(scratch:)``: the handlers are in place before it exists.
+    func scratchDirectory(in parent: String, label: String) -> String? {
+        installHandlers()
+        var template = Array(((parent.hasSuffix("/") ? parent : parent + "/") + "fetchsched-\(label).XXXXXX").utf8CString)
+        return scratch.withLock { set in
+            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
+            let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            set.insert(path)
+            return path
+        }
+    }
+
+    /// Removes a directory of ``scratchDirectory(in:label:)`` and what is in it, and forgets it.
+    func forget(scratch path: String) {
+        scratch.withLock { set in
+            try? FileManager.default.removeItem(atPath: path)
+            set.remove(path)
+        }
+    }
+
     private func installHandlers() {
         sources.withLock { sources in
             guard sources.isEmpty else { return }
@@ -134,6 +168,7 @@ final class RunStop: Sendable {
             Self.endOrphans(except: [], ms: 5000)
         }
         partials.withLock { paths in for path in paths { unlink(path) } }
+        scratch.withLock { paths in for path in paths { try? FileManager.default.removeItem(atPath: path) } }
         _exit(128 + sig)
     }
 
