@@ -13,21 +13,32 @@ import FetchStorage
 ///
 /// Each file is opened without following a FIFO's wait and must be a regular file; the copy is
 /// bounded in size, and a copy that cannot be made (no room) is a clear error.
-final class DatabaseCopy {
+///
+/// The copy is of one state: a phone's app may commit while it is read, and a copy mixing pages
+/// from before and after a commit reads as other events or as a malformed file. Each file's size
+/// and times, and the database header's change counter, are read before and after; a copy during
+/// which any moved is made again, and after ``attempts`` such copies the import stops, saying so.
+package final class DatabaseCopy {
     /// The copy of the database, in ``directory``.
-    let database: String
-    let directory: String
+    package let database: String
+    package let directory: String
     private var removed = false
 
     /// The most bytes copied, over the database and its side files.
     static let maxBytes: Int64 = 8 << 30
+    /// Copies made, at most, while the database keeps changing under them.
+    package static let attempts = 5
+    /// The files copied, the database first: what a writer appends meanwhile goes to the WAL,
+    /// which a reader of both sees as a later state.
+    static let parts = ["", "-wal", "-journal"]
 
     /// What the database is, for messages (`a knowledgeC.db`).
     let what: String
 
     /// Copies `path` into a new directory in `parent`, as `name` (`knowledgeC.db`); `what` says
     /// in messages what the database is.
-    init(of path: String, in parent: String, name: String, what: String) throws {
+    /// `afterCopy` runs after each copy is made and before it is checked (tests change the source there).
+    package init(of path: String, in parent: String, name: String, what: String, afterCopy: () -> Void = {}) throws {
         self.what = what
         let label = name.prefix { $0 != "." }.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "_" }
         var template = Array(((parent.hasSuffix("/") ? parent : parent + "/") + "fetchsched-\(label).XXXXXX").utf8CString)
@@ -38,22 +49,52 @@ final class DatabaseCopy {
         directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         database = directory + "/" + name
         do {
-            var budget = Self.maxBytes
-            try copy(path, to: database, budget: &budget, required: true)
-            // Copied after the database: what a writer appends meanwhile goes to the WAL, which a
-            // reader of both sees as a later state, never as a torn one.
-            try copy(path + "-wal", to: database + "-wal", budget: &budget, required: false)
-            try copy(path + "-journal", to: database + "-journal", budget: &budget, required: false)
+            for attempt in 1...Self.attempts {
+                let before = Self.state(of: path)
+                var budget = Self.maxBytes
+                for part in Self.parts { try copy(path + part, to: database + part, budget: &budget, required: part.isEmpty) }
+                afterCopy()
+                if Self.state(of: path) == before { return }
+                for part in Self.parts { unlink(database + part) }
+                if attempt == Self.attempts {
+                    throw ImportProblem("changing", "\(path) changed while it was copied, \(Self.attempts) times running: something is "
+                                        + "writing to it; copy it when nothing does (the phone's app stopped), and import the copy")
+                }
+            }
         } catch {
             remove()
             throw error
         }
     }
 
+    /// What says that a database's files changed: each one's size, modification and change times
+    /// and inode, and the database header's change counter and page count (bytes 24 to 31), which
+    /// every commit outside WAL mode moves.
+    static func state(of path: String) -> [Int64] {
+        var out: [Int64] = []
+        for part in parts {
+            var st = stat()
+            guard stat(path + part, &st) == 0 else {
+                out += [-1]
+                continue
+            }
+            out += [Int64(st.st_size), Int64(st.st_ino), Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec),
+                    Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec)]
+        }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return out }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 8)
+        if header.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 8, 24) }) == 8 {
+            out += header.map { Int64($0) }
+        }
+        return out
+    }
+
     deinit { remove() }
 
     /// Removes the copy (SQLite's own files in the directory too) and the directory.
-    func remove() {
+    package func remove() {
         guard !removed else { return }
         removed = true
         for suffix in ["", "-wal", "-journal", "-shm"] { unlink(database + suffix) }
