@@ -19,6 +19,9 @@ if scripts/slurm-cluster.sh start "$work/a b" 2>/dev/null; then echo "slurm-chec
 eval "$(scripts/slurm-cluster.sh start "$cluster")"
 [[ "$SLURM_CONF" == "$cluster/slurm.conf" ]] || { echo "slurm-check: the export ran the folder's name: $SLURM_CONF" >&2; exit 1; }
 "$bin" generate --users "$users" --days "$days" --seed 7 --out "$work/population.csv" 2>/dev/null
+if FETCHSCHED=$bin deploy/slurm/submit.sh "$work/population.csv" 2 "$work/out%j" 2>/dev/null; then
+  echo "slurm-check: an OUT with a % in it was taken" >&2; exit 1
+fi
 # Waits, at most 600 s, until neither job is pending, running or completing; then the report must be there.
 wait_jobs() {
   local deadline=$((SECONDS + 600))

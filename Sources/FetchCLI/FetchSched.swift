@@ -34,8 +34,24 @@ extension FetchSched {
             }
             try StandardStreams.finish()
         } catch {
-            exit(withError: error)
+            exit(printing: error)
         }
+    }
+
+    /// Ends the run as ArgumentParser's `exit(withError:)` does, but with the text a clean exit
+    /// prints (`--help`, `--version`) written and checked as every output is: one that cannot be
+    /// written (a full disk, a closed descriptor) is an error and exit status 1, not success.
+    static func exit(printing error: any Error) -> Never {
+        let code = exitCode(for: error), text = fullMessage(for: error)
+        guard code == .success, !text.isEmpty else { exit(withError: error) }
+        do {
+            try printLine(text)
+            try StandardStreams.finish()
+        } catch {
+            printError("Error: \(error)")
+            Foundation.exit(1)
+        }
+        Foundation.exit(code.rawValue)
     }
 
     /// Runs a synchronous command on a new thread, and waits for it without blocking the pool.

@@ -18,6 +18,13 @@ shards=${2:?SHARDS}
 out=${3:?OUT}
 shift 3
 [[ "$shards" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "submit: SHARDS must be 1 to 9999, not '$shards'" >&2; exit 2; }
+# sbatch reads % in a file name as a pattern (%j, %A), and a line break ends the name it is given.
+for path in "$log" "$out"; do
+  if [[ "$path" == *%* || "$path" =~ [[:cntrl:]] ]]; then
+    echo "submit: '$path' has a % or a control character, which sbatch would read as its own: give another path" >&2
+    exit 2
+  fi
+done
 [[ -n "${DB:-}" || -r "$log" ]] || { echo "submit: cannot read the log '$log'" >&2; exit 2; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

@@ -88,7 +88,7 @@ struct BenchCommand: AsyncParsableCommand {
             return try ShardReport(shard: shard, run: run, results: reports).write()
         }
         let frontiers = frontier ? Frontier.families(reports) : []
-        let apps = perApp?.report(reports, only: output.onlyApps)
+        let apps = try perApp?.report(reports, only: output.onlyApps)
         if let path = report {
             let drawn = reports.indices.compactMap { i in recorders[i].map { (policy: reports[i].policy, recorder: $0) } }
             let timeline = Timeline.build(user: chosen ?? "", events: events, day: requestedDay, recorders: drawn)

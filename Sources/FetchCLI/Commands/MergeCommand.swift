@@ -15,10 +15,13 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Shard reports written by 'replay' or 'bench' with --shard i/n.", valueName: "shard.json"))
     var reports: [String]
 
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var options: MergeOutputOptions
 
-    func validate() throws {
-        if output.per == .app { throw ValidationError("--per app follows every fetch as it runs, which a shard report does not keep") }
+    /// The output as `replay` and `bench` take it.
+    var output: OutputOptions {
+        var o = OutputOptions()
+        (o.format, o.per) = (options.format, options.per)
+        return o
     }
 
     func run() throws {
@@ -33,5 +36,21 @@ struct MergeCommand: ParsableCommand {
             let frontiers = run.frontier ? Frontier.families(results) : []
             try BenchCommand.render(results, frontiers: frontiers, policies: run.policies, output: output, to: standardOutput)
         }
+    }
+}
+
+/// `merge`'s output: `replay`'s and `bench`'s but for `--per app` and `--apps`, which follow every
+/// fetch as it runs, and which a shard report does not keep; its help lists only what it takes.
+struct MergeOutputOptions: ParsableArguments {
+    @Option(help: "Output: table, json, markdown or csv.")
+    var format: OutputFormat = .table
+
+    @Option(help: ArgumentHelp("One row per policy (policy), or, with --format csv, per policy and user (user) or per policy and "
+                               + "local day (day). (Not per app: a shard report does not keep every fetch.)", valueName: "policy|user|day"))
+    var per: RowsPer = .policy
+
+    func validate() throws {
+        if per == .app { throw ValidationError("--per app follows every fetch as it runs, which a shard report does not keep") }
+        if (per == .user || per == .day) && format != .csv { throw ValidationError("--per \(per.rawValue) needs --format csv") }
     }
 }

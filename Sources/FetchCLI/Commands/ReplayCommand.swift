@@ -38,7 +38,7 @@ struct ReplayCommand: AsyncParsableCommand {
                                            inputDigest: runner.inputDigest.value)
             return try ShardReport(shard: shard, run: run, results: reports).write()
         }
-        if let perApp { return try AppRecorders.render(perApp.report(reports, only: output.onlyApps), format: output.format, to: standardOutput) }
+        if let perApp { return try AppRecorders.render(try perApp.report(reports, only: output.onlyApps), format: output.format, to: standardOutput) }
         try Self.render(reports[0], output: output, to: standardOutput)
     }
 

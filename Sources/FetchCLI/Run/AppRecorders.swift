@@ -13,8 +13,17 @@ final class AppRecorders {
     }
 
     /// The rows of the replays' `reports` (in policy order), of the apps in `only` when given.
-    func report(_ reports: [ReplayResult], only: Set<String>?) -> AppReport {
-        AppReport(reports.indices.compactMap { i in byPolicy[i].map { (reports[i].policy, $0) } }, only: only)
+    /// The report of the apps `only` names (every app for nil); an app it names that the logs
+    /// never open is said on standard error, and none of them at all is an error.
+    func report(_ reports: [ReplayResult], only: Set<String>?) throws -> AppReport {
+        let report = AppReport(reports.indices.compactMap { i in byPolicy[i].map { (reports[i].policy, $0) } }, only: only)
+        guard let only else { return report }
+        let found = Set(report.rows.map(\.app)), missing = only.subtracting(found).sorted().map { InputBounds.printable($0) }
+        if found.isEmpty {
+            throw CLIError("--apps: no app of the logs is named \(missing.map { "'\($0)'" }.joined(separator: ", ")) (nothing was printed)")
+        }
+        if !missing.isEmpty { printError("--apps: the logs have no open of \(missing.map { "'\($0)'" }.joined(separator: ", "))") }
+        return report
     }
 
     /// `report` printed as `format` asks, to `write` (CSV a row at a time).
