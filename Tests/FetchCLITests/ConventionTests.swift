@@ -25,4 +25,25 @@ struct ConventionTests {
         let one = try await Fetchsched.run(["bench", CommandTests.sample, "--policies", "ios", "--per", "app", "--apps", "nope,com.example.news"])
         #expect(one.status == 0 && one.err.contains("the logs have no open of 'nope'") && one.out.contains("com.example.news"), "\(one.err)")
     }
+
+    /// Under an address-space limit too small for the runtime's threads, a run stops at once with
+    /// a message, where it hung at 0% CPU (libdispatch retrying each thread once a second).
+    @Test(arguments: [["check", CommandTests.sample], ["bench", CommandTests.sample, "--policies", "none"], ["import", "--help"]])
+    func aTooSmallAddressSpaceIsAClearErrorNotAHang(args: [String]) async throws {
+        let quoted = ([Fetchsched.binary.path] + args).map { "'\($0)'" }.joined(separator: " ")
+        // 150,000 KiB: room to load the libraries of a debug build, too little for the runtime's threads.
+        let r = try await Fetchsched.shell("ulimit -v 150000 && exec \(quoted)", limit: 60)
+        #expect(r.status == 1 && r.err.contains("too little to start") && r.err.contains("ulimit -v 262144"), "\(r.status) \(r.err)")
+    }
+
+    /// Too few open files is a clear error (a hard limit below the run's need), or is raised to
+    /// the need (a soft limit below it), where an import of a phone's database crashed.
+    @Test func tooFewOpenFilesIsAClearErrorOrIsRaised() async throws {
+        let args = [Fetchsched.binary.path, "import", "--from", "wellbeing", "--user", "s", "--time-zone", "UTC", WellbeingImportTests.fixture,
+                    "--out", Fetchsched.temp() + "/o.csv"].map { "'\($0)'" }.joined(separator: " ")
+        let hard = try await Fetchsched.shell("ulimit -n 5 && exec \(args)", limit: 60)
+        #expect(hard.status == 1 && hard.err.contains("too many open files") && hard.err.contains("raise ulimit -n"), "\(hard.status) \(hard.err)")
+        let soft = try await Fetchsched.shell("ulimit -Sn 5 && exec \(args)", limit: 60)
+        #expect(soft.status == 0, "\(soft.status) \(soft.err)")
+    }
 }
