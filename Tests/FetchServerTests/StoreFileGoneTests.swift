@@ -22,7 +22,7 @@ struct StoreFileGoneTests {
                 #expect($0.status == .serviceUnavailable)
             }
             try await client.execute(uri: "/ready", method: .get) { #expect($0.status == .serviceUnavailable) }
-            try await client.execute(uri: "/v1/users/newcomer/apps/com.example.news/interval", method: .put,
+            try await client.execute(uri: "/v1/users/user-0001/apps/com.example.news/interval", method: .put,
                                      body: ServerHarness.body(["interval": "minimum"])) {
                 #expect($0.status == .serviceUnavailable)
             }

@@ -58,6 +58,11 @@ struct UserRouteTests {
                 #expect($0.status == .badRequest)
                 #expect((ServerHarness.json($0)["error"] as? [String: Any])?["field"] as? String == "interval")
             }
+            // A user the tenant does not have: not found, as for a fetch report, and nothing stored.
+            try await client.execute(uri: "/v1/users/nobody/apps/com.example.news/interval", method: .put,
+                                     body: ServerHarness.body(["interval": "never"])) { #expect($0.status == .notFound) }
+            let rows = try await h.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM intervals WHERE user LIKE '%nobody'") }
+            #expect(rows == 0)
         }
     }
 

@@ -27,8 +27,8 @@ public enum InputBounds {
     public static let maxRescuesPerJoule = 10.0
 
     /// Why `name` is not an acceptable name, or nil when it is: 1 to `maxNameBytes` bytes with
-    /// no control character (NUL, escape, newline, DEL …) and no byte-order mark (U+FEFF), in
-    /// Unicode's composed form (NFC).
+    /// no control character (NUL, escape, newline, DEL …), no byte-order mark (U+FEFF), nothing
+    /// invisible or reordering (``invisibleProblem(_:)``), in Unicode's composed form (NFC).
     ///
     /// The one rule for names from every door (a log row, an import, a request's path or body, a
     /// shard, the command line), and names are never rewritten: a name some decoder would change
@@ -50,7 +50,32 @@ public enum InputBounds {
             previous = c
             highest = max(highest, c)
         }
-        return highest < 0xCC || isComposed(name) ? nil : "is not in Unicode's composed form (NFC): write it composed"
+        guard highest >= 0xCC else { return nil }
+        if let hidden = invisibleProblem(name) { return hidden }
+        return isComposed(name) ? nil : "is not in Unicode's composed form (NFC): write it composed"
+    }
+
+    /// Why a name with a scalar of U+0300 or above would show as another, or nil: a character
+    /// that reorders what follows (a bidirectional control), one that joins or hides (ZWJ, ZWNJ,
+    /// a zero-width space, a word joiner, a tag character), a noncharacter (U+FFFE, U+FDD0 …),
+    /// or a combining mark with nothing before it to combine with.
+    static func invisibleProblem(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let text = String(validating: name, as: UTF8.self) else { return nil }  // its decoder's to refuse
+        for (i, scalar) in text.unicodeScalars.enumerated() {
+            let v = scalar.value
+            let shown = "U+" + String(v, radix: 16, uppercase: true)
+            if v == 0x061C || v == 0x200E || v == 0x200F || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
+                return "holds a bidirectional control (\(shown)), which reorders what is shown"
+            }
+            if (0x200B...0x200D).contains(v) || v == 0x2060 || (0xE0000...0xE007F).contains(v) {
+                return "holds an invisible character (\(shown))"
+            }
+            if (0xFDD0...0xFDEF).contains(v) || v & 0xFFFE == 0xFFFE { return "holds a noncharacter (\(shown))" }
+            if i == 0, [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory) {
+                return "starts with a combining mark (\(shown)), with nothing to combine with"
+            }
+        }
+        return nil
     }
 
     /// Whether `name` (valid UTF-8 or not) is in Unicode normalization form C, asked of Foundation.

@@ -22,10 +22,12 @@ extension SchedulerService {
         return try ResultText.json(plan)
     }
 
-    /// Sets an app's fetch interval for a user; the user's session is rebuilt with it.
+    /// Sets an app's fetch interval for a user with events (404 for one without, as a fetch report
+    /// is); the user's session is rebuilt with it.
     func setInterval(_ user: UserRef, app: String, _ interval: FetchInterval) async throws -> API.IntervalBody {
-        try await store.setInterval(interval, user: user.stored, app: app)
-        slots.existing(user.stored)?.invalidate()
+        let stored = try await existing(user)
+        try await store.setInterval(interval, user: stored.name, app: app)
+        slots.existing(stored.name)?.invalidate()
         return API.IntervalBody(interval: interval.description)
     }
 
