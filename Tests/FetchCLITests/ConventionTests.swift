@@ -47,3 +47,29 @@ struct ConventionTests {
         #expect(soft.status == 0, "\(soft.status) \(soft.err)")
     }
 }
+
+/// `serve`'s shutdown is bounded: a plan whose client left (a user with 5,000 apps under a costly
+/// policy, minutes of work) does not keep the process after SIGTERM past its grace.
+struct ShutdownBoundTests {
+    @Test func aStopSignalEndsTheServiceWhileAnAbandonedPlanStillComputes() async throws {
+        let dir = Fetchsched.temp()
+        var csv = "timestamp,user,app,event,value\n"
+        for i in 0..<5_000 { csv += "\(1_736_150_400 + 20 * i),u,com.app\(i),open,\n" }
+        try csv.write(toFile: dir + "/many.csv", atomically: true, encoding: .utf8)
+        let ingest = try await Fetchsched.run(["ingest", dir + "/many.csv", "--db", dir + "/s.sqlite"])
+        #expect(ingest.status == 0, "\(ingest.err)")
+        let binary = Fetchsched.binary.path
+        // The plan is asked and left after 2 s; the stop signal follows; the server must be gone by the shell's bound.
+        let r = try await Fetchsched.shell("""
+            '\(binary)' serve --db '\(dir)/s.sqlite' --port 18291 --policy ev-learned 2>'\(dir)/log' &
+            pid=$!; n=0
+            until curl -sf localhost:18291/health >/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+            curl -s --max-time 2 localhost:18291/v1/users/u/apps/com.app1/plan >/dev/null
+            kill -TERM $pid; wait $pid; echo "exit $?"
+            """, limit: 60)
+        #expect(r.status == 0 && r.out.contains("exit "), "\(r.status) \(r.out) \(r.err)")
+        let log = (try? String(contentsOfFile: dir + "/log", encoding: .utf8)) ?? ""
+        #expect(log.contains("exiting without them") || r.out.contains("exit 0"), "\(log.suffix(400))")
+    }
+}
+

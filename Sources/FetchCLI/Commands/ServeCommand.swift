@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the scheduling API over HTTP: ingest events, plan fetches, report results.",
-        discussion: "Every acknowledged write is committed to the store (SQLite with WAL, or PostgreSQL) before the response. Several instances may serve one PostgreSQL store: each checks a user's version before answering from memory. SIGTERM or SIGINT shuts down gracefully. The API is described at /openapi.json.")
+        discussion: "Every acknowledged write is committed to the store (SQLite with WAL, or PostgreSQL) before the response. Several instances may serve one PostgreSQL store: each checks a user's version before answering from memory. SIGTERM or SIGINT shuts down gracefully: requests under way get 10 s to end, then the process exits. The API is described at /openapi.json.")
 
     @Option(help: ArgumentHelp(StoreLocation.help + " A SQLite file is made if missing; a PostgreSQL database gets its tables.", valueName: "store"))
     var db: String
@@ -70,6 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
                                       limits: ServiceLimits(maxBodyBytes: maxBody, maxBatchEvents: maxBatch, readTimeoutMs: timeout))
         logger.info("serving", metadata: ["db": .string(store.location), "host": .string(host),
                                           "port": .stringConvertible(port), "policy": .string(planning.name)])
+        let bound = ShutdownBound.start(logger: logger)
+        defer { bound.cancel() }
         do {
             try await buildApplication(service: service, settings: settings, registry: registry, logger: logger).runService()
         } catch {
