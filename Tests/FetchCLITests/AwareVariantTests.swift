@@ -67,6 +67,24 @@ struct AwareVariantTests {
         #expect(rows.contains { $0[0] == "2020-01-09T02:09:29.152+02:00" && $0[1] == "OWd1Uau8POix" && $0[3] == "screen_on" })
     }
 
+    /// A header that names a column twice, or one column by two names, leaves which counts to
+    /// chance: refused; a byte-order mark and lines ended by CR alone are named as the cause.
+    @Test(arguments: [
+        ("timestamp,time,device_id,screen_status\n1710147600000,1710147600,d,1\n", "'timestamp' and 'time'"),
+        ("time,device,device,screen_status\n1710147600,d,e,1\n", "'device' twice"),
+        ("timestamp,device_id,device,screen_status\n1710147600000,d,e,1\n", "'device_id' and 'device'"),
+        ("\u{FEFF}timestamp,device_id,screen_status\n1710147600000,d,1\n", "byte-order mark"),
+        ("timestamp,device_id,screen_status\r1710147600000,d,1\r", "carriage return alone"),
+    ])
+    func anAmbiguousOrMisencodedHeaderIsRefusedNamingTheCause(text: String, cause: String) async throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/screen.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try await Fetchsched.run(["import", "--from", "aware", "--utc-offset", "+01:00", path, "--out", dir + "/out.csv"])
+        #expect(r.status != 0 && r.err.contains("\(path):1:") && r.err.contains(cause), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.csv"))
+    }
+
     @Test func aFileWhoseTimesChangeUnitIsRefusedAtTheRow() async throws {
         let dir = Fetchsched.temp()
         let path = dir + "/screen.csv"

@@ -82,6 +82,13 @@ public struct AwareReader: Sendable {
 
     /// Starts a file: its first line must be the header of a table this reader knows.
     public mutating func begin(header: Substring) throws(ImportProblem) {
+        if header.hasPrefix("\u{FEFF}") {
+            throw ImportProblem(Self.unknownTable, "the file starts with a byte-order mark (U+FEFF): save it as UTF-8 without one")
+        }
+        if let cr = header.firstIndex(of: "\r"), header.index(after: cr) < header.endIndex {
+            throw ImportProblem(Self.unknownTable, "the file's lines end in a carriage return alone (CR, as classic Mac OS wrote them): "
+                                + "convert them to LF or CRLF")
+        }
         guard let names = try? CSVFields.split(header), Self.table(columns: Set(names)) != nil else {
             throw ImportProblem(Self.unknownTable, "not the header of an AWARE table this reads (\(Self.tableNames)): "
                 + "'\(InputBounds.printable(String(header)))'")
@@ -94,6 +101,15 @@ public struct AwareReader: Sendable {
         guard let t = Self.table(columns: Set(names)) else {
             throw ImportProblem(Self.unknownTable, "not the columns of an AWARE table this reads (\(Self.tableNames)): "
                 + "\(InputBounds.printable(names.joined(separator: ",")))")
+        }
+        // A column twice, or two names of one column, would leave which one counts to chance.
+        var seen: Set<String> = []
+        for name in names where !seen.insert(name).inserted {
+            throw ImportProblem("ambiguous columns", "the header names the column '\(InputBounds.printable(name))' twice: say which counts")
+        }
+        for synonyms in [["timestamp", "time"], ["device_id", "device"], ["timezone_id", "tzcode"]] where synonyms.allSatisfy(seen.contains) {
+            throw ImportProblem("ambiguous columns", "the header has both \(synonyms.map { "'\($0)'" }.joined(separator: " and ")), "
+                                + "two names of one column: keep one")
         }
         columns = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         timeColumn = columns["timestamp"] != nil ? "timestamp" : "time"
