@@ -274,6 +274,29 @@ open(screen81, "w").write("_id,timestamp,device_id,screen_status\n1,171014760000
 code, _, err, s = run(["import", "--from", "aware", screen81, zones, "--out", os.path.join(work, "aware81.csv")])
 check(81, "import aware: a time zone table starting at 0", code == 0, s, err.strip()[:80])
 
+# Issue 81, finding 4: a stop signal while a phone database is being copied (a 400 MB file)
+# leaves nothing in TMPDIR. The signal goes once the run's private directory is there.
+tmp81 = os.path.join(work, "tmp81"); os.mkdir(tmp81)
+big81 = os.path.join(work, "big81.db")
+open(big81, "wb").write(open(os.path.join(root, "data", "import", "wellbeing", "app_usage"), "rb").read())
+os.truncate(big81, 400 << 20)
+t = time.perf_counter()
+p81 = subprocess.Popen([args.bin, "import", "--from", "wellbeing", "--user", "s", "--time-zone", "UTC", big81, "--out",
+                        os.path.join(work, "big81.csv")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                       env=dict(os.environ, TMPDIR=tmp81))
+seen = False
+while p81.poll() is None and time.perf_counter() - t < 30 and not seen:
+    seen = bool(os.listdir(tmp81))
+if seen:
+    p81.send_signal(signal.SIGTERM)
+try:
+    code81 = p81.wait(timeout=30)
+except subprocess.TimeoutExpired:
+    os.killpg(p81.pid, signal.SIGKILL); p81.wait(); code81 = None
+left81 = os.listdir(tmp81)
+check(81, "import: SIGTERM during the copy", seen and code81 == 128 + signal.SIGTERM and not left81, time.perf_counter() - t,
+      f"seen {seen}, exit {code81}, left {left81}")
+
 print("| case | what | result | s | detail |\n|---|---|---|---:|---|")
 for r in rows:
     print("| " + " | ".join(str(x) for x in r) + " |")

@@ -98,27 +98,6 @@ struct EdgeOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == before)
     }
 
-    /// A stop signal while a phone's database is being copied to be read (here a 400 MB file)
-    /// leaves no copy in TMPDIR: the run's private directory goes with it.
-    @Test func aSignalDuringAnImportsCopyLeavesNothingInTMPDIR() async throws {
-        let dir = Fetchsched.temp()
-        try FileManager.default.createDirectory(atPath: dir + "/tmp", withIntermediateDirectories: false)
-        try FileManager.default.copyItem(atPath: WellbeingImportTests.fixture, toPath: dir + "/big.db")
-        #expect(truncate(dir + "/big.db", 400 << 20) == 0)
-        let binary = Fetchsched.binary.path
-        // Waits (by count, not time) for the private directory to appear, then stops the run.
-        let r = try await Fetchsched.shell("""
-            cd '\(dir)' || exit 1
-            TMPDIR='\(dir)/tmp' '\(binary)' import --from wellbeing --user s --time-zone UTC big.db --out o.csv 2>/dev/null &
-            pid=$!; n=0
-            while [ $n -lt 5000000 ]; do set -- '\(dir)/tmp'/*; [ -e "$1" ] && break; n=$((n + 1)); done
-            kill -TERM $pid; wait $pid; echo "exit $?"
-            """)
-        #expect(r.out.contains("exit 143"), "\(r.out) \(r.err)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/tmp").isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: dir + "/o.csv"))
-    }
-
     @Test(arguments: [["replay", "--policy", "none"], ["bench", "--policies", "none"], ["next", "--user", "u", "--app", "a"]])
     func aReaderGivenAStoreThatDoesNotExistFailsAndMakesNone(args: [String]) async throws {
         let dir = Fetchsched.temp()

@@ -49,6 +49,35 @@ struct WellbeingImportTests {
         #expect(n.status == 0 && n.out.contains("com.whatsapp"), "\(n.err)\(n.out)")
     }
 
+    /// One rule per column: a `package_id` stored as text or a real (in a column declared loosely)
+    /// is refused as `_id` and `type` are, and a package whose name is NULL or a blob is said to be
+    /// so, not to be missing.
+    @Test(arguments: [
+        ("UPDATE events SET package_id = '2' WHERE _id = 102", "_id=102: package_id is text, not an integer key"),
+        ("UPDATE events SET package_id = 2.0 WHERE _id = 102", "_id=102: package_id is a real, not an integer key"),
+        ("UPDATE packages SET package_name = NULL WHERE _id = 2", "package 2's package_name is NULL, not text"),
+        ("UPDATE packages SET package_name = x'636f6d2e61' WHERE _id = 2", "package 2's package_name is a blob, not text"),
+    ])
+    func aLooselyTypedColumnIsRefusedByItsOwnRule(change: String, message: String) async throws {
+        let dir = Fetchsched.temp()
+        let db = dir + "/app_usage"
+        try FileManager.default.copyItem(atPath: Self.fixture, toPath: db)
+        let queue = try DatabaseQueue(path: db)
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE loose (_id INTEGER PRIMARY KEY, timestamp INTEGER NOT NULL, type INTEGER NOT NULL, package_id);
+                INSERT INTO loose SELECT _id, timestamp, type, package_id FROM events;
+                DROP TABLE events;
+                ALTER TABLE loose RENAME TO events;
+                """)
+            try db.execute(sql: change)
+        }
+        try queue.close()
+        let r = try await Fetchsched.run(["import", "--from", "wellbeing", "--user", "sam", "--time-zone", "Europe/Berlin", db, "--out", dir + "/o.csv"])
+        #expect(r.status != 0 && r.err.contains(message), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.csv"))
+    }
+
     /// A database whose `events` has no `task_root_package_id` (nor `instance_id`) is read
     /// without it: the picker in WhatsApp's task is then an app of its own.
     @Test func aDatabaseWithoutTaskRootsIsReadWithout() async throws {

@@ -35,7 +35,8 @@ public enum WellbeingSource {
                     ($0["name"] as String?)?.lowercased() == "task_root_package_id" && ($0["hidden"] as Int64? ?? 0) == 0
                 }
                 let sql = """
-                    SELECT e._id, e.timestamp, e.type, e.package_id, p.package_name, \(hasTaskRoot ? "e.task_root_package_id, r.package_name" : "NULL, NULL")
+                    SELECT e._id, e.timestamp, e.type, e.package_id, p.package_name,
+                           \(hasTaskRoot ? "e.task_root_package_id, r.package_name" : "NULL, NULL"), p._id, \(hasTaskRoot ? "r._id" : "NULL")
                     FROM events e LEFT JOIN packages p ON p._id = e.package_id
                     \(hasTaskRoot ? "LEFT JOIN packages r ON r._id = e.task_root_package_id" : "")
                     ORDER BY e.timestamp, e._id LIMIT ?
@@ -69,22 +70,29 @@ public enum WellbeingSource {
         var packageID: String
         var taskRoot: String?
         var taskRootID: String?
+        /// Whether `package_id` (and `task_root_package_id`) is an integer, as every key is.
+        var packageKeyed = false, taskRootKeyed = true
+        /// What the package rows found hold as their name, where one was found (`NULL`, `a blob`).
+        var packageName: String?, taskRootName: String?
     }
 
     /// The event of a row of the query (``read(path:directory:user:offset:limit:into:problem:)``).
     static func stored(_ row: Row) -> Stored {
-        let values: [DatabaseValue] = (0..<7).map { row[$0] }
+        let values: [DatabaseValue] = (0..<9).map { row[$0] }
         var e = Stored(id: nil, millis: nil, time: PhoneDatabase.kind(of: values[1]), code: nil, type: PhoneDatabase.kind(of: values[2]),
                        package: nil, packageID: PhoneDatabase.kind(of: values[3]), taskRoot: nil, taskRootID: nil)
         if case .int64(let n) = values[0].storage { e.id = n }
         if case .int64(let n) = values[1].storage { e.millis = n; e.time = "\(n)" }
         if case .double(let d) = values[1].storage { e.time = "\(d)" }
         if case .int64(let n) = values[2].storage { e.code = n; e.type = "\(n)" }
-        if case .int64(let n) = values[3].storage { e.packageID = "\(n)" }
+        if case .int64(let n) = values[3].storage { (e.packageID, e.packageKeyed) = ("\(n)", true) }
+        if !values[7].isNull { e.packageName = PhoneDatabase.kind(of: values[4]) }
+        if !values[8].isNull { e.taskRootName = PhoneDatabase.kind(of: values[6]) }
         if case .string(let s) = values[4].storage { e.package = s }
         if !values[5].isNull {
             e.taskRootID = PhoneDatabase.kind(of: values[5])
-            if case .int64(let n) = values[5].storage { e.taskRootID = "\(n)" }
+            e.taskRootKeyed = false
+            if case .int64(let n) = values[5].storage { (e.taskRootID, e.taskRootKeyed) = ("\(n)", true) }
         }
         if case .string(let s) = values[6].storage { e.taskRoot = s }
         return e
@@ -101,11 +109,18 @@ public enum WellbeingSource {
         if !(0...9999).contains(code) {
             throw ImportProblem("unknown event type", "type is \(e.type), not an event type code from 0 to 9999")
         }
+        // One rule per column: a key is an integer, as _id and type are, and a name is text.
+        guard e.packageKeyed else { throw ImportProblem("bad package", "package_id is \(e.packageID), not an integer key") }
         guard let package = e.package else {
-            throw ImportProblem("bad package", "package_id \(e.packageID) names no package in packages")
+            throw ImportProblem("bad package", e.packageName.map { "package \(e.packageID)'s package_name is \($0), not text" }
+                                ?? "package_id \(e.packageID) names no package in packages")
         }
-        if let rootID = e.taskRootID, e.taskRoot == nil {
-            throw ImportProblem("bad package", "task_root_package_id \(rootID) names no package in packages")
+        if let rootID = e.taskRootID {
+            guard e.taskRootKeyed else { throw ImportProblem("bad package", "task_root_package_id is \(rootID), not an integer key") }
+            if e.taskRoot == nil {
+                throw ImportProblem("bad package", e.taskRootName.map { "package \(rootID)'s package_name is \($0), not text" }
+                                    ?? "task_root_package_id \(rootID) names no package in packages")
+            }
         }
         let kind = try AndroidEvent.kind(type: AndroidEvent.typeName(code: Int(code)), package: package, taskRoot: e.taskRoot, className: nil,
                                          log: &log)
