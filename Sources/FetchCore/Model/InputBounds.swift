@@ -28,7 +28,7 @@ public enum InputBounds {
 
     /// Why `name` is not an acceptable name, or nil when it is: 1 to `maxNameBytes` bytes with
     /// no control character (NUL, escape, newline, DEL …), no byte-order mark (U+FEFF), nothing
-    /// invisible or reordering (``invisibleProblem(_:)``), in Unicode's composed form (NFC).
+    /// invisible or reordering (a bidirectional control, ZWJ, a tag character …), in Unicode's composed form (NFC).
     ///
     /// The one rule for names from every door (a log row, an import, a request's path or body, a
     /// shard, the command line), and names are never rewritten: a name some decoder would change
