@@ -262,7 +262,7 @@ for companion in ("-wal", "-journal", "-shm"):
           err.strip()[:80])
 piped = os.path.join(work, "piped81.csv")
 for name in ("-", "/dev/stdout", "/dev/fd/1"):
-    code, _, err, s = shell(f"{args.bin} generate --users 2 --days 1 --out {name} > {piped}")
+    code, _, err, s = shell(f"cd {work} && {os.path.abspath(args.bin)} generate --users 2 --days 1 --out {name} > {piped}")
     head = open(piped).readline() if os.path.exists(piped) else ""
     check(81, f"generate --out {name} > file", code == 0 and head.startswith("timestamp,") and not os.path.exists(os.path.join(work, "-")),
           s, err.strip()[:80])
