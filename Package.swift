@@ -52,6 +52,7 @@ let package = Package(
             dependencies: [
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
         // The store's one protocol (ServiceStore) and what every driver shares, with no database

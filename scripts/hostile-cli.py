@@ -297,6 +297,22 @@ left81 = os.listdir(tmp81)
 check(81, "import: SIGTERM during the copy", seen and code81 == 128 + signal.SIGTERM and not left81, time.perf_counter() - t,
       f"seen {seen}, exit {code81}, left {left81}")
 
+# Issue 81, finding 6: one user with many apps. A decision weighs at most the 256 most recently
+# opened, so a replay and a plan grow with the opens (they grew with opens times apps).
+for n in (5_000, 100_000):
+    many = os.path.join(work, f"apps81-{n}.csv")
+    with open(many, "w") as f:
+        f.write("timestamp,user,app,event,value\n")
+        f.writelines(f"{1736150400 + 20 * i},u,com.app{i},open,\n" for i in range(n))
+    families = "adaptive,ev-learned,ev-habits,android-prefetch,counts" if n == 5_000 else "adaptive,ev-habits,android-prefetch,counts"
+    code, out, err, s = run(["bench", many, "--policies", families, "--quiet"], limit=60)
+    check(81, f"bench: one user, {n} apps, {families}", code == 0 and "ev-habits" in out, s, err.strip()[:80])
+store81 = os.path.join(work, "apps81.sqlite")
+code, _, err, s = run(["ingest", os.path.join(work, "apps81-5000.csv"), "--db", store81], limit=60)
+check(81, "ingest: one user, 5000 apps", code == 0, s, err.strip()[:80])
+code, out, err, s = run(["next", "--db", store81, "--user", "u", "--app", "com.app4999", "--policy", "ev-learned"], limit=60)
+check(81, "next --policy ev-learned: one user, 5000 apps", code == 0 and "com.app4999" in out, s, err.strip()[:80])
+
 print("| case | what | result | s | detail |\n|---|---|---|---:|---|")
 for r in rows:
     print("| " + " | ".join(str(x) for x in r) + " |")

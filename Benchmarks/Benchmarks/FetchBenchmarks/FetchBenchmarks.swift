@@ -142,6 +142,34 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // One user with many apps: a decision weighs at most `WeighedApps.limit` of them (the most
+    // recently opened), so a replay and a plan grow with the opens, not with opens times apps. The
+    // same 6,000 opens over 200 apps (all weighed) and over 3,000 (the bound in force).
+    for apps in [200, 3_000] {
+        let path = dir + "/apps-\(apps).csv"
+        var text = "timestamp,user,app,event,value\n"
+        for i in 0..<6_000 { text += "\(1_736_150_400 + 60 * i),u,com.app\(i * 7 % apps),open,\n" }
+        try! text.write(toFile: path, atomically: true, encoding: .utf8)
+        var reading = try! LogSource(paths: [path])
+        var opens: [UsageEvent] = []
+        while let e = try! reading.next() { opens.append(e) }
+        for policy in ["adaptive", "ev-learned"] {
+            Benchmark("replay-\(policy)-6000-opens-\(apps)-apps", configuration: .init(maxDuration: .seconds(10), maxIterations: 5)) { _ in
+                var source = SourceBatches(ArraySource(events: opens, users: reading.users, apps: reading.apps))
+                let replay = makeReplay(policy: PolicySpec.parse(policy)!, scenario: .default, seed: 1,
+                                        users: reading.users, apps: reading.apps)
+                try! await source.runGrouped([replay])
+                blackHole(replay.finish())
+            }
+        }
+        var planSource = ArraySource(events: opens, users: reading.users, apps: reading.apps)
+        let session = try! planner.session(&planSource, user: "u")
+        Benchmark("next-from-live-state-\(apps)-apps",
+                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 1_000)) { _ in
+            blackHole(session.planAnew(app: "com.app1", at: nil, horizon: Millis.day))
+        }
+    }
+
     // Stored model size: one record per user plus one per app the user opened (see SQLiteStore+Models).
     var models: [Int32: UsageModel] = [:]
     for e in events { models[e.user, default: UsageModel()].observe(e) }

@@ -31,8 +31,9 @@ public struct PredictionBench: Sendable {
     public private(set) var perUser: [(user: Int32, scores: [PredictionScore])] = []
 
     /// The most apps a moment scores: a user with more has the most recently opened scored, so
-    /// that the benchmark's cost grows with moments, not with moments times apps.
-    public static let maxAppsScored = 256
+    /// that the benchmark's cost grows with moments, not with moments times apps (as many as a
+    /// policy's decision weighs: ``WeighedApps/limit``).
+    public static let maxAppsScored = WeighedApps.limit
     /// How many moments scored only ``maxAppsScored`` of their user's apps.
     public internal(set) var boundedMoments = 0
 

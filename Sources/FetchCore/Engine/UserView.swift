@@ -14,6 +14,10 @@ public struct UserView {
     public let policyCellularToday: Int64
     /// The apps seen so far for this user.
     public let apps: [AppState]
+    /// The apps a decision weighs (indices into ``apps``): those the user has opened, at most
+    /// ``WeighedApps/limit`` of them, the most recently opened. Policies that weigh apps by a
+    /// chance loop over these, so that a decision's cost does not grow with the user's apps.
+    public let weighed: WeighedApps
     /// Log events after `now`: empty unless the policy declared a lookahead.
     public let future: Deque<UsageEvent>
     public let catalog: AppCatalog

@@ -1,3 +1,4 @@
+import OrderedCollections
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -62,7 +63,7 @@ public struct UsageModel: Sendable, Equatable {
     /// … and per bin, for when the next one is likely (``plugForecast(from:span:offsetMinutes:)``).
     package internal(set) var plugBins = [Float](repeating: 0, count: bins)
     var lastPlug: Int64 = .min
-    var appsAfterPlug: [Int32] = []
+    var appsAfterPlug: OrderedSet<Int32> = []
     /// Weighted sessions that began with screen_on.
     package internal(set) var screenSessions: Float = 0
     package internal(set) var sessionStart: Int64 = .min
@@ -73,7 +74,9 @@ public struct UsageModel: Sendable, Equatable {
     package internal(set) var sessionsRevision = 0
     var reference: Int64 = .min
     var lastSlot: Int64 = .min
-    var sessionApps: [Int32] = []
+    /// The apps opened in the current session, in order: a set, so that a session of many apps
+    /// costs each open one lookup, not a scan.
+    var sessionApps: OrderedSet<Int32> = []
     var lastOpenApp: Int32 = -1
     /// The opens of the last ``successorWindow``, at most ``maxRecentOpens``.
     var recentOpens: [RecentOpen] = []

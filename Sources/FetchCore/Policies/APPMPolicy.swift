@@ -46,8 +46,9 @@ public struct APPMPolicy: FetchPolicy {
     static func ranked(view: UserView, model: AppSequenceModel, except: Int32) -> [Int32] {
         let now = view.now.millis
         var scored: [(app: Int32, score: Double)] = []
-        for app in view.apps where app.id != except {
-            guard case .stale = app.need(at: now, within: sessionSpan) else { continue }
+        for k in view.weighed {
+            let app = view.apps[Int(k)]
+            guard app.id != except, case .stale = app.need(at: now, within: sessionSpan) else { continue }
             let s = chance(of: app.id, now: now, span: sessionSpan, model: model)
             if s > 0 { scored.append((app.id, s)) }
         }

@@ -132,7 +132,9 @@ public struct AdaptivePolicy: FetchPolicy {
         var paced: Double? = nil  // the pacing estimate, computed when first needed
         let calibration = state.calibration  // as the decision began, whatever it settles
         // By index: a for-in copies each app's state out.
-        for i in view.apps.indices where view.apps[i].opens >= 2 && (only == nil || view.apps[i].id == only) {
+        for k in view.weighed {
+            let i = Int(k)
+            guard view.apps[i].opens >= 2 && (only == nil || view.apps[i].id == only) else { continue }
             guard let value = evaluate(view.apps[i], point, view: view, horizon: horizon, calibration: calibration, state: &state,
                                        paced: &paced, stretch: stretch, note: nil) else { continue }
             let app = view.apps[i]

@@ -71,7 +71,9 @@ package struct AndroidPrefetchPolicy: FetchPolicy {
         guard point == .tick || point == .timer else { return }
         let now = view.now.millis, reach = threshold - Self.allowance(threshold: threshold)
         var wake = Int64.max
-        for app in view.apps where app.settings.interval != .never && Int(app.id) < state.count {
+        for k in view.weighed {
+            let app = view.apps[Int(k)]
+            guard app.settings.interval != .never && Int(app.id) < state.count else { continue }
             // The job waits for a launch, and runs once per launch.
             guard app.lastOpen != .min, app.lastFetchStart < app.lastOpen else { continue }
             let a = Int(app.id)

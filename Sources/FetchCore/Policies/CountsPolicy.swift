@@ -31,8 +31,9 @@ public struct CountsPolicy: CountingPolicy {
     private func decide(_ point: DecisionPoint, view: UserView, state: OpenCounts, decision: inout Decision, only: Int32?) {
         guard let horizon = Self.horizon(point, tick: view.scenario.tick) else { return }
         let now = view.now.millis
-        for app in view.apps where only == nil || app.id == only {
-            guard case .stale(let stale) = app.need(at: now, within: horizon) else { continue }
+        for k in view.weighed {
+            let app = view.apps[Int(k)]
+            guard only == nil || app.id == only, case .stale(let stale) = app.need(at: now, within: horizon) else { continue }
             if stale * Self.chance(of: app.id, at: point, now: now, span: horizon, offsetMinutes: view.offsetMinutes,
                                    counts: state) >= threshold {
                 decision.fetches.append(app.id)

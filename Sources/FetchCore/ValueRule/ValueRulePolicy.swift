@@ -74,8 +74,10 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
         guard let (moment, shared) = Self.moment(point, view: view) else { return }
         var price: Double? = nil
-        // By index, the app passed on as it is: a for-in, or a `let`, copies each app's state out.
-        for i in view.apps.indices where view.apps[i].opens >= 1 && view.apps[i].id != moment.opened {
+        // By index, the app passed on as it is: a `let` copies each app's state out.
+        for k in view.weighed {
+            let i = Int(k)
+            guard view.apps[i].id != moment.opened else { continue }
             if weigh(view.apps[i], at: moment, shared: shared, view: view, state: &state, price: &price).fetch {
                 decision.fetches.append(view.apps[i].id)
             }
@@ -95,10 +97,9 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
                        weighingOnly app: Int32) {
         guard let (moment, shared) = Self.moment(point, view: view) else { return }
         var price: Double? = nil
-        for i in view.apps.indices where view.apps[i].id == app && view.apps[i].opens >= 1 && app != moment.opened {
-            if weigh(view.apps[i], at: moment, shared: shared, view: view, state: &state, price: &price).fetch {
-                decision.fetches.append(app)
-            }
+        guard app != moment.opened, let k = view.index[app], view.weighed.contains(k) else { return }
+        if weigh(view.apps[Int(k)], at: moment, shared: shared, view: view, state: &state, price: &price).fetch {
+            decision.fetches.append(app)
         }
     }
 

@@ -20,6 +20,7 @@ struct EngineState<PolicyState> {
     var apps: [AppState] = []
     var appIndex: [Int32: Int32] = [:]
     var lookupHint = 0
+    var weighed = WeighedApps()
 
     var agenda = Agenda()
     var radio = Radio()

@@ -3,7 +3,8 @@ extension UserSimulator {
     func makeView(pushesLeft: Int = 0) -> UserView {
         UserView(now: Instant(millis: state.now), offsetMinutes: state.offset, context: state.context,
                  energyUsedToday: state.budget.energy, cellularUsedToday: state.budget.cellular,
-                 policyEnergyToday: state.budget.policyEnergy, policyCellularToday: state.budget.policyCellular, apps: state.apps,
+                 policyEnergyToday: state.budget.policyEnergy, policyCellularToday: state.budget.policyCellular,
+                 apps: state.apps, weighed: state.weighed,
                  future: state.lookahead, catalog: run.catalog, silentPushesLeft: pushesLeft, index: state.appIndex,
                  seed: run.seed, userHash: userHash, origin: state.origin)
     }

@@ -70,6 +70,7 @@ extension UserSimulator {
         run.trace?.recordOpen(user: user, app: id, time: now, offsetMinutes: Int16(state.offset), fresh: fresh,
                               rescued: fresh && !freshWithoutFetches)
         state.apps[i].opened(at: now)
+        state.weighed.opened(Int32(i))
         state.recent.opened(id, at: now)
         if state.apps[i].settings.task != nil { registerTask(i) }
         wakeRadio()
