@@ -313,6 +313,18 @@ check(81, "ingest: one user, 5000 apps", code == 0, s, err.strip()[:80])
 code, out, err, s = run(["next", "--db", store81, "--user", "u", "--app", "com.app4999", "--policy", "ev-learned"], limit=60)
 check(81, "next --policy ev-learned: one user, 5000 apps", code == 0 and "com.app4999" in out, s, err.strip()[:80])
 
+# Issue 81, findings 12 and 13: a MySQL dump's hex literals and executable comments are read; an
+# INSERT … SELECT into an AWARE table and an unclosed comment are refused, naming the line.
+dump81 = os.path.join(work, "dump81.sql")
+head81 = ("-- MySQL dump\nINSERT INTO `timezone` (`_id`, `timestamp`, `device_id`, `timezone_id`) VALUES (1,1710104400000,'d','UTC');\n"
+          "CREATE TABLE `screen` (`_id` int, `timestamp` double, `device_id` varbinary(9), `screen_status` int);\n")
+for body, expect_code, expect in [("/*!40000 INSERT INTO `screen` VALUES (1,1710136800000,0x64,1)*/;\n", 0, "screen_on"),
+                                  ("INSERT INTO `screen` SELECT * FROM `old`;\n", 1, ":4: INSERT … SELECT into screen"),
+                                  ("/* cut\nINSERT INTO `screen` VALUES (1,1710136800000,'d',1);\n", 1, "opened with /* on line 4")]:
+    open(dump81, "w").write(head81 + body)
+    code, out, err, s = run(["import", "--from", "aware", dump81, "--out", "-"])
+    check(81, f"import aware dump: {body.splitlines()[0][:40]}", code == expect_code and expect in (out + err), s, err.strip()[:80])
+
 print("| case | what | result | s | detail |\n|---|---|---|---:|---|")
 for r in rows:
     print("| " + " | ".join(str(x) for x in r) + " |")

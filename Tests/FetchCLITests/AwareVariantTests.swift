@@ -129,6 +129,20 @@ struct AwareVariantTests {
          ":3: the table has no device_id, device or user column"),
         ("SET NAMES utf8mb4;\nINSERT INTO `screen` (`timestamp`, `device_id`, `screen_status`) VALUES ('2024', 'd', 1) junk;\n",
          ":4: 'junk' between the rows of an INSERT"),
+        // Issue 81, findings 12 and 13: forms that may hold AWARE's rows are refused, not passed over.
+        (create + "INSERT INTO `screen` SET `_id` = 1, `timestamp` = 1710136800000;\n",
+         ":10: INSERT … SET into screen: this reads a table's rows from INSERT … VALUES only"),
+        (create + "INSERT INTO screen SELECT * FROM old_screen;\n", ":10: INSERT … SELECT into screen"),
+        (create + "INSERT INTO `screen` (SELECT * FROM old_screen);\n", ":10: an INSERT without VALUES into screen"),
+        (create + "INSERT INTO `screen` VALUES (1,1710136800000,0xff,1);\n", ":10: the hex literal 0xff is not UTF-8 text"),
+        (create + "INSERT INTO `screen` VALUES (1,1710136800000,0b01,1);\n", ":10: a bit literal, '0b01'"),
+        (create + "INSERT INTO `screen` VALUES (1,1710136800000,'d',1);\nCREATE TABLE `SCREEN` (`_id` int, `timestamp` double, "
+         + "`device_id` text, `screen_status` int);\nINSERT INTO `SCREEN` VALUES (2,1710136900000,'d',0);\n",
+         ":12: rows of two tables read as AWARE's screen: screen and SCREEN"),
+        (create + "/* a comment\nINSERT INTO `screen` VALUES (1,1710136800000,'d',1);\n",
+         ":11: a comment opened with /* on line 10 is never closed"),
+        (create + "DELIMITER ;;\nINSERT INTO `screen` VALUES (1,1710136800000,'d',1);\n",
+         ":11: the DELIMITER ;; block of line 10 is never ended by DELIMITER ;"),
     ])
     func aBadDumpStopsAtItsLineAndWritesNothing(text: String, message: String) async throws {
         let dir = Fetchsched.temp()
@@ -151,6 +165,31 @@ struct AwareVariantTests {
         #expect(r.status == 0, "\(r.err)")
         #expect(r.err.contains("tables left out: esms (1 rows)") && r.err.contains("skipped (--skip-invalid): bad screen_status 1"), "\(r.err)")
         #expect(log == "timestamp,user,app,event,value\n2024-03-11T07:00:00.000+01:00,d,,screen_on,\n2024-03-11T07:16:40.000+01:00,d,,screen_off,\n")
+    }
+
+    /// Issue 81, finding 12: what mysqldump and MariaDB's dump write beside plain rows is read as
+    /// a server reads it (hex literals, executable comments, a name in upper case), and what
+    /// could hold rows of another table and is not read is named.
+    @Test func hexLiteralsExecutableCommentsAndUpperCaseNamesAreReadAndWhatIsPassedOverIsNamed() async throws {
+        let dir = Fetchsched.temp()
+        let path = dir + "/dump.sql"
+        let text = "-- MySQL dump 10.13\n/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;\n" + Self.zone
+            + "CREATE TABLE `SCREEN` (`_id` int, `timestamp` double, `device_id` varbinary(9), `screen_status` int);\n"
+            + "/*!40000 ALTER TABLE `SCREEN` DISABLE KEYS */;\n"
+            + "/*!40000 INSERT INTO `SCREEN` VALUES (1,1710136800000,0x64,1)*/;\n"
+            + "/*M!100101 INSERT INTO `SCREEN` VALUES (2,1710137800000,X'64',0) */;\n"
+            + "INSERT INTO `SCREEN` VALUES (3,1710138800000,_binary 0x64,1);\n/*!40000 ALTER TABLE `SCREEN` ENABLE KEYS*/;\n"
+            + "INSERT INTO `archive` SELECT * FROM `SCREEN`;\n"
+            + "DELIMITER ;;\n/*!50003 CREATE*/ /*!50003 TRIGGER t AFTER INSERT ON `SCREEN` FOR EACH ROW BEGIN\n"
+            + "INSERT INTO `SCREEN` VALUES (9,1710139800000,'x',0); END */;;\nDELIMITER ;\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let (r, log) = try await ImportTests.importing(["--from", "aware", path])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(log == "timestamp,user,app,event,value\n2024-03-11T07:00:00.000+01:00,d,,screen_on,\n"
+                + "2024-03-11T07:16:40.000+01:00,d,,screen_off,\n2024-03-11T07:33:20.000+01:00,d,,screen_on,\n", "\(log ?? "")")
+        #expect(r.err.contains("statements passed over: INSERT … SELECT into archive (1), "
+                               + "a DELIMITER ;; block (triggers or routines), lines 11–14 (1)"), "\(r.err)")
+        #expect(r.err.contains("times in Unix milliseconds: \(path) (timezone), \(path) (screen)"), "\(r.err)")
     }
 
     @Test func aDumpOfManyTablesNamesFiftyAndCountsTheRestInMemoryThatDoesNotGrowWithThem() async throws {

@@ -34,6 +34,10 @@ extension ImportCommand {
             if !dump.skipped.isEmpty {
                 notes.append("\(path): tables left out: " + Self.leftOut(dump.skipped, unnamedRows: dump.skippedUnnamed))
             }
+            if !dump.passedOver.isEmpty {
+                let listed = dump.passedOver.sorted { $0.key < $1.key }.prefix(Self.listedTables)
+                notes.append("\(path): statements passed over: " + listed.map { "\($0.key) (\($0.value))" }.joined(separator: ", "))
+            }
         }
         var units: [(source: String, unit: AwareReader.TimeUnit)] = []
         for (_, _, source) in sources.sorted(by: { ($0.rank, $0.order) < ($1.rank, $1.order) }) {

@@ -46,6 +46,13 @@ public struct AwareDump {
     public private(set) var skipped: [String: Int] = [:]
     /// Rows of other tables past the first ``maxNamedSkipped``, which are not named.
     public private(set) var skippedUnnamed = 0
+    /// Statements that could hold rows and were passed over (an `INSERT … SELECT` into another
+    /// table, a `DELIMITER` block), each described, with how many.
+    public private(set) var passedOver: [String: Int] = [:]
+    /// The open `DELIMITER` block: its delimiter and first line.
+    private var delimited: (delimiter: String, line: Int)?
+    /// How each AWARE table was spelled where its rows came: two spellings are two tables.
+    private var spelled: [AwareReader.Table: String] = [:]
     /// Skipped tables named at most: a dump of many tables (a hostile one) is read in memory
     /// that does not grow with their number.
     public static let maxNamedSkipped = 1_000
@@ -65,10 +72,12 @@ public struct AwareDump {
     /// Reads the dump's next line (its number is `number`).
     public mutating func feed(_ text: Substring, number: Int) throws(ImportProblem) {
         line = number
+        if case .idle = state, !lexer.isInside, try delimiter(text) { return }
         // The lexer is moved out while it reads, so that the parser can change `self` meanwhile.
         var lexer = SQLDumpLexer()
         swap(&lexer, &self.lexer)
         defer { swap(&lexer, &self.lexer) }
+        lexer.line = number
         try lexer.feed(text) { token throws(ImportProblem) in
             try take(token)
             return keepsStrings
@@ -83,11 +92,37 @@ public struct AwareDump {
 
     /// Ends the dump: a statement, string or comment still open means it was cut off.
     public func finish() throws(ImportProblem) {
-        switch state {
-        case .idle: if !lexer.isInside { return }
-        default: break
+        if let open = lexer.openKind {
+            throw ImportProblem("cut-off dump", "\(open) on line \(lexer.openedOn) is never closed: the dump is cut off, or the comment unclosed")
         }
+        if let block = delimited {
+            throw ImportProblem("cut-off dump", "the DELIMITER \(block.delimiter) block of line \(block.line) is never ended by DELIMITER ;")
+        }
+        if case .idle = state { return }
         throw ImportProblem("cut-off dump", "the dump ends inside a statement: cut off?")
+    }
+
+    /// A client's `DELIMITER` line (mysqldump writes them around triggers and routines, never
+    /// around a table's rows): the lines up to `DELIMITER ;` are passed over, and named. Returns
+    /// whether the line was one, or inside such a block.
+    private mutating func delimiter(_ text: Substring) throws(ImportProblem) -> Bool {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        let isDelimiter = words.count == 2 && words[0].uppercased() == "DELIMITER"
+        if let block = delimited {
+            if isDelimiter && words[1] == ";" {
+                delimited = nil
+                note("a DELIMITER \(block.delimiter) block (triggers or routines), lines \(block.line)–\(line)")
+            }
+            return true
+        }
+        guard isDelimiter else { return false }
+        if words[1] != ";" { delimited = (String(words[1].prefix(16)), line) }
+        return true
+    }
+
+    /// Names a statement this passed over that could hold rows: at most ``maxNamedSkipped``.
+    private mutating func note(_ statement: String) {
+        if passedOver[statement] != nil || passedOver.count < Self.maxNamedSkipped { passedOver[statement, default: 0] += 1 }
     }
 
     private mutating func take(_ token: SQLDumpLexer.Token) throws(ImportProblem) {
@@ -139,16 +174,16 @@ public struct AwareDump {
             depth -= 1
             if depth == 0 {
                 // Only AWARE's tables' columns are kept: another table's are never read.
-                if AwareReader.Table(rawValue: table) != nil { created[table] = columns }
+                if Self.awareTable(table) != nil { created[table] = columns }
                 state = .skipping(depth: 0)
                 return
             }
         case .punct(UInt8(ascii: ",")) where depth == 1: atStart = true
         case .name(let n) where atStart && depth == 1:
-            if columns.count < Self.maxColumns, AwareReader.Table(rawValue: table) != nil { columns.append(n) }
+            if columns.count < Self.maxColumns, Self.awareTable(table) != nil { columns.append(n) }
             atStart = false
         case .word(let w) where atStart && depth == 1:
-            if columns.count < Self.maxColumns, AwareReader.Table(rawValue: table) != nil, !Self.definitionWords.contains(w.uppercased()) {
+            if columns.count < Self.maxColumns, Self.awareTable(table) != nil, !Self.definitionWords.contains(w.uppercased()) {
                 columns.append(w)
             }
             atStart = false
@@ -173,12 +208,24 @@ public struct AwareDump {
         case .word(let w) where ["VALUES", "VALUE"].contains(w.uppercased()):
             guard let name, !name.isEmpty else { throw ImportProblem("bad SQL", "an INSERT without a table's name") }
             try startValues(name, columns: columns)
-        case .word(let w) where !["INTO", "IGNORE", "LOW_PRIORITY", "DELAYED", "HIGH_PRIORITY"].contains(w.uppercased()):
-            state = .insert(name: Self.lastPart(w), columns: nil, inList: false)
+        case .word(let w) where ["INTO", "IGNORE", "LOW_PRIORITY", "DELAYED", "HIGH_PRIORITY", "."].contains(w.uppercased()): break
+        case .word(let w) where name == nil || w.hasPrefix("."): state = .insert(name: Self.lastPart(w), columns: nil, inList: false)
+        case .word(let w): try unread("INSERT … \(InputBounds.printable(w.uppercased(), limit: 12))", into: name)
         case .punct(UInt8(ascii: "(")): state = .insert(name: name, columns: [], inList: true)
-        case .punct(UInt8(ascii: ";")): state = .idle
+        case .punct(UInt8(ascii: ";")): try unread("an INSERT without VALUES", into: name)
         default: break
         }
+    }
+
+    /// An `INSERT` in a form this does not read (`… SET`, `… SELECT`, `… TABLE`, none of VALUES):
+    /// refused for an AWARE table, whose rows it may hold; named and passed over for another.
+    private mutating func unread(_ form: String, into name: String?) throws(ImportProblem) {
+        let table = InputBounds.printable(name ?? "", limit: 64)
+        if let name, Self.awareTable(name) != nil {
+            throw ImportProblem("bad SQL", "\(form) into \(table): this reads a table's rows from INSERT … VALUES only")
+        }
+        note("\(form) into \(table.isEmpty ? "a table" : table)")
+        state = .skipping(depth: 0)
     }
 
     /// The tuples of an `INSERT`: each item's tokens, a row at each tuple's end.
@@ -210,19 +257,16 @@ public struct AwareDump {
         state = .values(table: table, keep: keep, tuple: tuple, item: item, depth: depth)
     }
 
-    /// Words that start a definition in `CREATE TABLE` other than a column's.
-    private static let definitionWords: Set<String> = ["PRIMARY", "KEY", "UNIQUE", "INDEX", "CONSTRAINT", "FOREIGN", "FULLTEXT",
-                                                       "SPATIAL", "CHECK", "PERIOD"]
-
-    /// The name in a word such as `aware.screen`: its part after the last point.
-    private static func lastPart(_ word: String) -> String {
-        String(word.split(separator: ".", omittingEmptySubsequences: false).last ?? Substring(word))
-    }
 
     private mutating func startValues(_ name: String, columns: [String]?) throws(ImportProblem) {
         let names = columns ?? created[name]
         var keep = false
-        if let table = AwareReader.Table(rawValue: name) {
+        if let table = Self.awareTable(name) {
+            if let earlier = spelled[table], earlier != name {
+                throw ImportProblem("bad SQL", "rows of two tables read as AWARE's \(table.rawValue): \(InputBounds.printable(earlier, limit: 64)) "
+                                    + "and \(InputBounds.printable(name, limit: 64)) (a server that tells names by case holds both)")
+            }
+            spelled[table] = name
             guard let names else {
                 throw ImportProblem("no columns", "INSERT INTO \(name) names no columns, and no CREATE TABLE \(name) comes before it")
             }
@@ -239,26 +283,8 @@ public struct AwareDump {
         state = .values(table: name, keep: keep, tuple: nil, item: [], depth: 0)
     }
 
-    /// A tuple's item as text: a string, a number or word, a string after a charset introducer
-    /// (`_utf8mb4'…'`, `_binary'…'`); nil for `NULL`.
-    private func value(_ item: [SQLDumpLexer.Token], keep: Bool) throws(ImportProblem) -> String? {
-        guard keep else { return nil }
-        switch item.count {
-        case 1:
-            switch item[0] {
-            case .string(let s): return s
-            case .word(let w): return w.uppercased() == "NULL" ? nil : w
-            default: break
-            }
-        case 2:
-            if case .word(let w) = item[0], w.hasPrefix("_"), case .string(let s) = item[1] { return s }
-        default: break
-        }
-        throw ImportProblem("bad SQL", "a value this does not read: \(item.map(Self.describe).joined(separator: " "))")
-    }
-
     private mutating func add(_ tuple: [String?], to name: String, keep: Bool) throws(ImportProblem) {
-        guard keep, let table = AwareReader.Table(rawValue: name) else {
+        guard keep, let table = Self.awareTable(name) else {
             if skipped[name] != nil || skipped.count < Self.maxNamedSkipped { skipped[name, default: 0] += 1 } else { skippedUnnamed += 1 }
             return
         }
@@ -268,14 +294,5 @@ public struct AwareDump {
         }
         tables[table]!.rows.append(Row(line: tupleLine, fields: tuple))
         kept += 1
-    }
-
-    private static func describe(_ token: SQLDumpLexer.Token) -> String {
-        switch token {
-        case .word(let w): "'\(InputBounds.printable(w, limit: 40))'"
-        case .name(let n): "`\(InputBounds.printable(n, limit: 40))`"
-        case .string(let s): "'\(InputBounds.printable(s, limit: 40))'"
-        case .punct(let p): "'\(String(decoding: [p], as: UTF8.self))'"
-        }
     }
 }

@@ -21,9 +21,19 @@ struct SQLDumpLexer {
     }
 
     static let maxValueBytes = 1 << 16
+    /// An executable comment whose version is at least this (MySQL's and MariaDB's `MMmmpp` form,
+    /// 20.0.0) is one no server runs: a comment.
+    static let newestVersion = 200_000
 
     private enum Mode { case code, blockComment, string(quote: UInt8) }
     private var mode = Mode.code
+    /// Inside an executable comment (`/*!40101 … */`, MariaDB's `/*M!100101 … */`): its text is
+    /// code, as a server reads it, and its `*/` ends it.
+    private var executable = false
+    /// The line being read (set by the parser), and the line where the open string or comment
+    /// began: what a cut-off dump's message names.
+    var line = 0
+    private(set) var openedOn = 0
     private var buffer: [UInt8] = []
     private var tooLong = false
     /// Whether the parser keeps the strings now coming (its answer to the last token): when not,
@@ -31,9 +41,15 @@ struct SQLDumpLexer {
     private var keeping = true
 
     /// Whether a string or comment is still open: at the end of the dump, it was cut off.
-    var isInside: Bool {
-        if case .code = mode { return false }
-        return true
+    var isInside: Bool { openKind != nil }
+
+    /// What is still open, in words ("a comment opened with /*"), nil when nothing is.
+    var openKind: String? {
+        switch mode {
+        case .code: executable ? "an executable comment opened with /*!" : nil
+        case .blockComment: "a comment opened with /*"
+        case .string(let quote): quote == UInt8(ascii: "`") ? "a name opened with `" : "a quoted value opened with \(Character(UnicodeScalar(quote)))"
+        }
     }
 
     /// The tokens of one line (without its line break), handed to `emit` in order; `emit` says
@@ -87,10 +103,33 @@ struct SQLDumpLexer {
             return bytes.count
         case UInt8(ascii: "-") where next == UInt8(ascii: "-") && (i + 2 == bytes.count || [9, 32].contains(bytes[i + 2])):
             return bytes.count
+        case UInt8(ascii: "*") where executable && next == UInt8(ascii: "/"):
+            executable = false
+            return i + 2
         case UInt8(ascii: "/") where next == UInt8(ascii: "*"):
+            openedOn = line
+            var j = i + 2
+            // `/*!` with a version, or MariaDB's `/*M!`: code a server runs (mysqldump's SETs,
+            // and any statement a tool writes so), read as code.
+            if j < bytes.count, bytes[j] == UInt8(ascii: "M"), j + 1 < bytes.count, bytes[j + 1] == UInt8(ascii: "!") { j += 1 }
+            if !executable, j < bytes.count, bytes[j] == UInt8(ascii: "!") {
+                j += 1
+                var version = 0, digits = 0
+                while j < bytes.count, bytes[j] >= UInt8(ascii: "0"), bytes[j] <= UInt8(ascii: "9"), digits < 7 {
+                    version = version * 10 + Int(bytes[j] - UInt8(ascii: "0"))
+                    digits += 1
+                    j += 1
+                }
+                // A version no server has (MariaDB's `/*M!999999\- enable the sandbox mode */`) is never run.
+                if version < Self.newestVersion {
+                    executable = true
+                    return j
+                }
+            }
             mode = .blockComment
             return i + 2
         case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"):
+            openedOn = line
             mode = .string(quote: c)
             buffer.removeAll(keepingCapacity: true)
             tooLong = false
@@ -99,7 +138,11 @@ struct SQLDumpLexer {
             keeping = try emit(.punct(c))
             return i + 1
         default:
-            while i < bytes.count, Self.isWordByte(bytes[i]) { i += 1 }
+            while i < bytes.count, Self.isWordByte(bytes[i]) {
+                // An executable comment's end right after a word (`KEYS*/`) is not part of it.
+                if executable, bytes[i] == UInt8(ascii: "*"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") { break }
+                i += 1
+            }
             guard i > start else {
                 throw ImportProblem("bad SQL", "'\(InputBounds.printable(String(decoding: [c], as: UTF8.self)))' where a dump has none")
             }
