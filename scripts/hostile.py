@@ -252,6 +252,21 @@ after_b = call("GET", plan, headers=B)[1]
 check("-", "tenant b's plan unchanged by all of the above", after_b == before_b, None)
 alive = server.poll() is None
 check("-", "server still up", alive, None)
+# Issue 81, finding 6: one user with 100,000 apps opened once each. A decision weighs at most the
+# 256 most recently opened, so the first plan is computed in seconds (it took minutes), and the
+# server answers others meanwhile.
+t = time.perf_counter()
+many = [{"id": f"m-{i}", "user": "many81", "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1736150400 + 20 * i)),
+         "event": "open", "app": f"com.app{i}"} for i in range(100_000)]
+ingested = all(call("POST", "/v1/events", {"events": many[i:i + 5_000]}, timeout=120)[0] == 200 for i in range(0, len(many), 5_000))
+check(81, "one user, 100,000 apps: ingest", ingested, (time.perf_counter() - t) * 1000)
+with ThreadPoolExecutor(1) as pool:
+    pending = pool.submit(call, "GET", "/v1/users/many81/apps/com.app99999/plan", None, A, 120)
+    got, _, health_ms = call("GET", "/health")
+    check(81, "one user, 100,000 apps: /health while the first plan runs", got == 200, health_ms)
+    got, text, ms = pending.result()
+check(81, "one user, 100,000 apps: the first plan", got == 200 and ms < 30_000, ms, f"{got} {text[:60]}")
+
 errors = [l for l in open(os.path.join(work, "serve.log")) if " error " in l]
 check("-", "no server error logged", not errors, None, errors[0][:100] if errors else "")
 

@@ -33,7 +33,7 @@ extension SQLiteStore {
 
     /// Throws ``StoreUnavailable`` when the store's path no longer leads to the file it opened.
     func checkFile() throws {
-        guard let opened, StoreFile(path: path) != opened else { return }
+        guard let opened, FileIdentity(path: path) != opened else { return }
         throw StoreUnavailable("the store file '\(location)' was removed or replaced while the service ran: nothing more is "
                                + "stored in it; restart the service on the store")
     }
@@ -41,18 +41,5 @@ extension SQLiteStore {
     /// A write of the service's (``DatabasePool/write(_:)``), a full disk thrown as ``StoreFull``.
     func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await mappingFull { try await pool.write(updates) }
-    }
-}
-
-/// A file by device and inode, whatever its name: the same file, or another at the same path.
-struct StoreFile: Equatable {
-    let device: UInt64
-    let inode: UInt64
-
-    /// The file at `path` (links followed), nil when there is none.
-    init?(path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        (device, inode) = (UInt64(st.st_dev), UInt64(st.st_ino))
     }
 }

@@ -23,7 +23,7 @@ public final class SQLiteStore: ServiceStore {
     let writerLock: WriterLock?
     /// The device and inode of the file opened: a service that finds another file at its path,
     /// or none, refuses writes rather than write into a file nobody will open again.
-    let opened: StoreFile?
+    let opened: FileIdentity?
 
     /// Opens (or makes) the store at `path`. `writer` claims it for this process alone
     /// (``WriterLock``): the service and `ingest` do; readers do not. `existing` refuses a path
@@ -51,7 +51,7 @@ public final class SQLiteStore: ServiceStore {
         } catch {
             throw InputError("cannot open the store '\(path)': \(error)")
         }
-        opened = StoreFile(path: path)
+        opened = FileIdentity(path: path)
     }
 
     /// The page cache of each connection, in KiB: ingest appends to a wide key, and the default

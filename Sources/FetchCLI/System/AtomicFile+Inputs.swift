@@ -60,15 +60,5 @@ extension AtomicFile {
     }
 
     /// The device and inode of the regular file at `path`, links followed; nil for anything else.
-    private static func identity(of path: String) -> FileIdentity? {
-        var st = stat()
-        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
-        return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
-    }
-
-    /// One file, whatever name reaches it.
-    private struct FileIdentity: Equatable {
-        var device: UInt64
-        var inode: UInt64
-    }
+    private static func identity(of path: String) -> FileIdentity? { FileIdentity(path: path, regularOnly: true) }
 }
