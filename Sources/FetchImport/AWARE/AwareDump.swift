@@ -72,7 +72,7 @@ public struct AwareDump {
     /// Reads the dump's next line (its number is `number`).
     public mutating func feed(_ text: Substring, number: Int) throws(ImportProblem) {
         line = number
-        if case .idle = state, !lexer.isInside, try delimiter(text) { return }
+        if case .idle = state, !lexer.isInside, delimiter(text) { return }
         // The lexer is moved out while it reads, so that the parser can change `self` meanwhile.
         var lexer = SQLDumpLexer()
         swap(&lexer, &self.lexer)
@@ -105,7 +105,9 @@ public struct AwareDump {
     /// A client's `DELIMITER` line (mysqldump writes them around triggers and routines, never
     /// around a table's rows): the lines up to `DELIMITER ;` are passed over, and named. Returns
     /// whether the line was one, or inside such a block.
-    private mutating func delimiter(_ text: Substring) throws(ImportProblem) -> Bool {
+    private mutating func delimiter(_ text: Substring) -> Bool {
+        // Most lines are rows: only one that starts with the word is split into words.
+        guard delimited != nil || text.drop(while: { $0 == " " || $0 == "\t" }).prefix(9).uppercased() == "DELIMITER" else { return false }
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
         let isDelimiter = words.count == 2 && words[0].uppercased() == "DELIMITER"
         if let block = delimited {
