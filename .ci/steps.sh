@@ -1,0 +1,73 @@
+# CI's steps and lanes, sourced by .ci/run (bash 5.1 or later: `wait -n -p`).
+#
+#   step NAME COMMAND...   runs COMMAND, says when it starts (with the time since the run began)
+#                          and records its time for the table printed at the end.
+#   lane NAME COMMAND...   runs COMMAND (a function of steps) in the background, in a process
+#                          group of its own, its output kept in a log.
+#   await_lanes            waits for every lane started; the first to fail stops the others.
+#                          Each lane's log is then shown, in the order the lanes started.
+#
+# A step must be called as a plain command, never after `if`, `||` or `&&`: there bash would
+# ignore `set -e` in the whole of it, and a step that fails half-way would go on.
+
+ci_dir=$(mktemp -d /tmp/fetchsched-ci-steps.XXXXXX)
+ci_lane=
+declare -A ci_lane_name=()
+ci_lane_order=()
+exec 3>&2
+
+step() {
+  local name=$1 start=$SECONDS rc=0
+  shift
+  echo "[ci +${SECONDS}s] ${ci_lane:+$ci_lane: }$name" >&3
+  # In the background and awaited, so that `set -e` holds within a function run as a step.
+  "$@" &
+  wait $! || rc=$?
+  printf '%6d  %s%s\n' $((SECONDS - start)) "${ci_lane:+$ci_lane: }$name" "$( ((rc == 0)) || echo " (failed: exit $rc)")" \
+    >> "$ci_dir/steps"
+  return $rc
+}
+
+lane() {
+  local name=$1
+  shift
+  set -m
+  ( set +m; trap - EXIT; ci_lane=$name; start=$SECONDS; "$@"; printf '%6d  %s (the lane, in all)\n' $((SECONDS - start)) "$name" \
+    >> "$ci_dir/steps" ) > "$ci_dir/lane-$name.log" 2>&1 &
+  set +m
+  ci_lane_name[$!]=$name
+  ci_lane_order+=("$name")
+}
+
+await_lanes() {
+  local failed=0 pid rc name
+  while ((${#ci_lane_name[@]})); do
+    rc=0
+    wait -n -p pid "${!ci_lane_name[@]}" || rc=$?
+    name=${ci_lane_name[$pid]}
+    unset "ci_lane_name[$pid]"
+    echo "[ci +${SECONDS}s] lane $name ended (exit $rc)" >&3
+    if ((rc != 0 && failed == 0)); then
+      failed=$rc
+      for pid in "${!ci_lane_name[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+    fi
+  done
+  for name in "${ci_lane_order[@]}"; do
+    echo "==================== lane $name ===================="
+    cat "$ci_dir/lane-$name.log"
+  done
+  ci_lane_order=()
+  return $failed
+}
+
+# Stops the lanes still running (each its whole process group); for the run's EXIT trap.
+stop_lanes() {
+  local pid
+  for pid in "${!ci_lane_name[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+}
+
+ci_table() {
+  echo "[ci] the steps' times (seconds), slowest first; lanes ran side by side:" >&2
+  sort -rn "$ci_dir/steps" 2>/dev/null >&2 || true
+  echo "[ci] total ${SECONDS}s" >&2
+}
