@@ -68,6 +68,6 @@ stop_lanes() {
 
 ci_table() {
   echo "[ci] the steps' times (seconds), slowest first; lanes ran side by side:" >&2
-  sort -rn "$ci_dir/steps" 2>/dev/null >&2 || true
+  sort -rn "$ci_dir/steps" >&2 2>/dev/null || true
   echo "[ci] total ${SECONDS}s" >&2
 }
