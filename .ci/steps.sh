@@ -2,8 +2,8 @@
 #
 #   step NAME COMMAND...   runs COMMAND, says when it starts (with the time since the run began)
 #                          and records its time for the table printed at the end.
-#   lane NAME COMMAND...   runs COMMAND (a function of steps) in the background, in a process
-#                          group of its own, its output kept in a log.
+#   lane NAME COMMAND...   runs COMMAND (a function of steps) in the background, its output kept
+#                          in a log.
 #   await_lanes            waits for every lane started; the first to fail stops the others.
 #                          Each lane's log is then shown, in the order the lanes started.
 #
@@ -31,26 +31,55 @@ step() {
 lane() {
   local name=$1
   shift
-  set -m
-  ( set +m; trap - EXIT; ci_lane=$name; start=$SECONDS; "$@"; printf '%6d  %s (the lane, in all)\n' $((SECONDS - start)) "$name" \
+  ( trap - EXIT; ci_lane=$name; start=$SECONDS; "$@"; printf '%6d  %s (the lane, in all)\n' $((SECONDS - start)) "$name" \
     >> "$ci_dir/steps" ) > "$ci_dir/lane-$name.log" 2>&1 &
-  set +m
   ci_lane_name[$!]=$name
   ci_lane_order+=("$name")
+}
+
+# The processes under `pid`, itself first. A step may start a session of its own (within.py, a
+# script's server), which a signal to the lane's process group would miss.
+tree_of() {
+  local child
+  echo "$1"
+  for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do tree_of "$child"; done
+}
+
+# Stops a lane: SIGTERM to every process under it, then SIGKILL to those left after ten seconds.
+stop_lane() {
+  local pids
+  pids=$(tree_of "$1")
+  # shellcheck disable=SC2086
+  kill -TERM $pids 2>/dev/null || return 0
+  for _ in $(seq 100); do
+    # shellcheck disable=SC2086
+    kill -0 $pids 2>/dev/null || return 0
+    sleep 0.1
+  done
+  # shellcheck disable=SC2086
+  kill -KILL $pids 2>/dev/null || true
 }
 
 await_lanes() {
   local failed=0 pid rc name
   while ((${#ci_lane_name[@]})); do
-    rc=0
+    rc=0 pid=
     wait -n -p pid "${!ci_lane_name[@]}" || rc=$?
+    [[ -n "$pid" ]] || break  # none of them is a job any more
     name=${ci_lane_name[$pid]}
     unset "ci_lane_name[$pid]"
     echo "[ci +${SECONDS}s] lane $name ended (exit $rc)" >&3
-    if ((rc != 0 && failed == 0)); then
+    if ((rc != 0)); then
       failed=$rc
-      for pid in "${!ci_lane_name[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+      break
     fi
+  done
+  # After a failure, the others are stopped: a run that failed already need not wait for them.
+  for pid in "${!ci_lane_name[@]}"; do
+    stop_lane "$pid"
+    wait "$pid" 2>/dev/null || true
+    echo "[ci +${SECONDS}s] lane ${ci_lane_name[$pid]} stopped" >&3
+    unset "ci_lane_name[$pid]"
   done
   for name in "${ci_lane_order[@]}"; do
     echo "==================== lane $name ===================="
@@ -60,10 +89,10 @@ await_lanes() {
   return $failed
 }
 
-# Stops the lanes still running (each its whole process group); for the run's EXIT trap.
+# Stops the lanes still running; for the run's EXIT trap.
 stop_lanes() {
   local pid
-  for pid in "${!ci_lane_name[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+  for pid in "${!ci_lane_name[@]}"; do stop_lane "$pid"; done
 }
 
 ci_table() {

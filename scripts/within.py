@@ -7,7 +7,8 @@ The command runs in a process group of its own. Past the bound, the run fails (e
 says what was running: for a Swift Testing run, each test that started and never ended; for
 every test process of the group (an `.xctest` binary), the stack of each of its threads (gdb, at
 most a minute); then the whole group is killed. So a test that waits without end fails CI with
-its name, instead of holding the run until CI's own limit ends it without a word.
+its name, instead of holding the run until CI's own limit ends it without a word. A SIGTERM,
+SIGINT or SIGHUP to this script kills the command's group too.
 """
 import os
 import re
@@ -46,6 +47,17 @@ def main():
     running = {}
     lock = threading.Lock()
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def stopped(signum, _frame):
+        # The command's session is its own: a signal that stops this script must reach it too.
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        sys.exit(128 + signum)
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, stopped)
 
     def relay():
         for raw in child.stdout:
