@@ -3,22 +3,18 @@
 # --sanitize=address) and runs
 # each for SECONDS (default 12) from its seed corpus in Fuzz/corpus/<target>. A crash, an
 # overflow trap, a leak-free hang past -timeout or an ASan report fails the run; the input
-# that caused it is left in Fuzz/findings/. With --build, only builds them (CI builds them
-# early, at a low priority, while other steps leave a core idle).
+# that caused it is left in Fuzz/findings/.
 #   Fuzz/run.sh [SECONDS] [TARGET ...]
-#   Fuzz/run.sh --build
 set -euo pipefail
 cd "$(dirname "$0")"
-build_only=false
-[[ "${1:-}" != --build ]] || build_only=true
 seconds=${1:-12}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(csv jsonl timestamp duration scenario request usagestats aware awaredump shard dumpdate knowledgec knowledgecdb wellbeingdb)
+[ ${#targets[@]} -gt 0 ] || targets=(csv jsonl timestamp duration scenario request usagestats aware awaredump shard dumpdate
+                                     knowledgec knowledgecdb wellbeingdb)
 
 swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address >/tmp/fetch-fuzz-build.log 2>&1 \
   || { tail -40 /tmp/fetch-fuzz-build.log; exit 1; }
-! $build_only || { echo "fuzz: targets built"; exit 0; }
 bin=$(swift build -c release --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address --show-bin-path)/fetch-fuzz
 mkdir -p findings
 for t in "${targets[@]}"; do
