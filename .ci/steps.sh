@@ -65,7 +65,12 @@ await_lanes() {
   while ((${#ci_lane_name[@]})); do
     rc=0 pid=
     wait -n -p pid "${!ci_lane_name[@]}" || rc=$?
-    [[ -n "$pid" ]] || break  # none of them is a job any more
+    if [[ -z "${pid:-}" ]]; then
+      # None of them is a job any more, so their ends are unknown: a failure, never a pass.
+      echo "[ci +${SECONDS}s] the lanes ${ci_lane_name[*]} ended unseen (wait: exit $rc)" >&3
+      failed=1
+      break
+    fi
     name=${ci_lane_name[$pid]}
     unset "ci_lane_name[$pid]"
     echo "[ci +${SECONDS}s] lane $name ended (exit $rc)" >&3
