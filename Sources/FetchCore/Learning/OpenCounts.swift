@@ -64,7 +64,7 @@ public struct OpenCounts: Sendable {
         case .screenOn:
             unlocks += 1
             lastUnlock = t
-            unlockApps.removeAll(keepingCapacity: true)
+            if !unlockApps.isEmpty { unlockApps.removeAll(keepingCapacity: true) }
         case .open:
             open(e.app, at: t, offsetMinutes: offset)
         default:

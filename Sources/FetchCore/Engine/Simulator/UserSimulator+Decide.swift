@@ -12,8 +12,9 @@ extension UserSimulator {
     /// Offers the policy a decision point and runs its answer: fetch requests (each under the
     /// hard rules), silent pushes it plans, and its timer.
     func decide(_ point: DecisionPoint) {
-        decision.fetches.removeAll(keepingCapacity: true)
-        decision.pushes.removeAll(keepingCapacity: true)
+        // Most decisions ask for nothing: an empty array's `removeAll` still runs the general replacement.
+        if !decision.fetches.isEmpty { decision.fetches.removeAll(keepingCapacity: true) }
+        if !decision.pushes.isEmpty { decision.pushes.removeAll(keepingCapacity: true) }
         decision.wakeAt = nil
         var pushesLeft = 0
         if P.plansPushes, case .contentUpdate(let app) = point { pushesLeft = silentPushesLeft(app) }

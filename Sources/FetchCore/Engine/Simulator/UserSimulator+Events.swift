@@ -110,10 +110,10 @@ extension UserSimulator {
         guard day != .min, state.dayHadEvent || !state.tally.isEmpty else { return }
         if state.dayHadEvent { state.activeDays += 1 }
         if run.keepsDays {
-            var entry = run.days[day] ?? (0, Tally())
-            if state.dayHadEvent { entry.users += 1 }
-            entry.tally.merge(state.tally)
-            run.days[day] = entry
+            // In place: a copy of the entry shared its staleness histogram with the one kept, and
+            // the merge then copied that histogram whole (for every user-day of every policy).
+            if state.dayHadEvent { run.days[day, default: (0, Tally())].users += 1 }
+            run.days[day, default: (0, Tally())].tally.merge(state.tally)
         }
         state.total.merge(state.tally)
         state.tally = Tally()
