@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A population run: generate USERS × DAYS, bench the five reference policies and then the full
-# frontier (the sweeps of the families a user compares, and the two oracles) as SHARDS shards side by side, merge each,
-# and report wall time, each shard's peak memory and the cost per million user-days. Shards run
+# frontier (the sweeps of the families a user compares, and the two oracles) as SHARDS shards
+# side by side, merge each, and report wall time, each shard's peak memory and the cost per million user-days. Shards run
 # --by-user: a shard's memory then grows with its largest user, not with every user of the log
 # live at once, nor with its report's rows, which wait on disk (BY_USER=0 runs them in time
 # order, to compare).
@@ -12,6 +12,11 @@
 # build instead of this checkout's (then nothing is built).
 # WORK=DIR keeps the log, the shard reports and the merged tables there (default: a temporary
 # directory, removed at the end).
+# SLURM=1 runs the shards through deploy/slurm (submit.sh: an array job and its merge) on a
+# one-node cluster started for the run (scripts/slurm-cluster.sh), one task per core at a time,
+# each shard's time and peak memory taken as locally (the tasks always run --by-user).
+# UNSHARDED=1 also runs each bench unsharded (one thread per core; --by-user unless BY_USER=0)
+# and compares its table with the merged one byte for byte.
 set -euo pipefail
 users=${1:-20000}; days=${2:-28}; shards=${3:-2}; parallel=${PARALLEL:-$(nproc)}
 by_user=(--by-user); [[ "${BY_USER:-1}" == 0 ]] && by_user=()
@@ -24,6 +29,13 @@ fi
 # Shards run in the background: a stopped run takes them with it, and ends.
 # (each job is /usr/bin/time, whose child is the shard).
 trap 'for j in $(jobs -p); do pkill -TERM -P "$j"; kill "$j"; done 2>/dev/null; exit 130' INT TERM
+slurm=${SLURM:-0}
+if [[ "$slurm" == 1 ]]; then
+  cluster="$work/slurm-cluster"
+  slurm_jobs=()
+  trap 'scancel "${slurm_jobs[@]}" 2>/dev/null; scripts/slurm-cluster.sh stop "$cluster" || true; [[ -n "${WORK:-}" ]] || rm -rf "$work"' EXIT
+  eval "$(scripts/slurm-cluster.sh start "$cluster")"
+fi
 if [[ -n "${FETCHSCHED:-}" ]]; then
   bin=$FETCHSCHED
 else
@@ -31,6 +43,7 @@ else
   bin=$(swift build -c release --show-bin-path)/fetchsched
 fi
 frontier=${FRONTIER:-1}
+reference=none,fixed:15m,ios,adaptive,oracle
 sweep=(); [[ "$frontier" != 0 && "$frontier" != 1 ]] && sweep=(--sweep "$frontier")
 log="$work/population.csv"
 user_days=$((users * days))
@@ -51,14 +64,18 @@ run() {
   local name=$1; shift
   local start end
   start=$(date +%s.%N)
-  for ((i = 0; i < shards; i++)); do
-    # At most $parallel shards at a time.
-    while (( $(jobs -rp | wc -l) >= parallel )); do wait -n; done
-    /usr/bin/time -f "%e %U %S %M" -o "$work/$name-$i.time" \
-      "$bin" bench "$log" "$@" "${by_user[@]}" --threads 1 --quiet --shard "$i/$shards" > "$work/$name-$i.json" &
-  done
-  wait
-  "$bin" merge "$work/$name"-*.json --format markdown > "$work/$name.md"
+  if [[ "$slurm" == 1 ]]; then
+    run_slurm "$name" "$@"
+  else
+    for ((i = 0; i < shards; i++)); do
+      # At most $parallel shards at a time.
+      while (( $(jobs -rp | wc -l) >= parallel )); do wait -n; done
+      /usr/bin/time -f "%e %U %S %M" -o "$work/$name-$i.time" \
+        "$bin" bench "$log" "$@" "${by_user[@]}" --threads 1 --quiet --shard "$i/$shards" > "$work/$name-$i.json" &
+    done
+    wait
+    "$bin" merge "$work/$name"-*.json --format markdown > "$work/$name.md"
+  fi
   end=$(date +%s.%N)
   python3 - "$work" "$name" "$shards" "$start" "$end" "$user_days" <<'PY'
 import sys
@@ -76,7 +93,54 @@ print(f"{name}: wall {wall:.1f} s (merge included), CPU {cpu:.1f} s; peak per sh
 PY
 }
 
-if [[ "${REFERENCE:-1}" != 0 ]]; then run reference --policies none,fixed:15m,ios,adaptive,oracle; fi
+# run_slurm NAME ARGS...: the shards through deploy/slurm/submit.sh. The tasks run a wrapper that
+# times the binary as the local shards are timed; the merge job writes NAME.md.
+run_slurm() {
+  local name=$1; shift
+  local policies=none frontier_env=0 args=("$@")
+  [[ "${args[0]}" == --policies ]] && policies=${args[1]}
+  [[ " ${args[*]} " == *" --frontier "* ]] && frontier_env=1
+  [[ " ${args[*]} " == *" --sweep "* ]] && frontier_env=$frontier
+  cat > "$work/timed-fetchsched" <<SH
+#!/usr/bin/env bash
+[[ -n "\${SLURM_ARRAY_TASK_ID:-}" ]] || exec "$bin" "\$@"
+exec /usr/bin/time -f "%e %U %S %M" -o "$work/$name-\$SLURM_ARRAY_TASK_ID.time" "$bin" "\$@"
+SH
+  chmod +x "$work/timed-fetchsched"
+  rm -rf "$work/$name-slurm"
+  local array merge
+  read -r array merge < <(FETCHSCHED="$work/timed-fetchsched" POLICIES=$policies FRONTIER=$frontier_env \
+    deploy/slurm/submit.sh "$log" "$shards" "$work/$name-slurm")
+  slurm_jobs+=("$array" "$merge")
+  # Bounded: a day at most, then the jobs are cancelled.
+  local deadline=$((SECONDS + 86400))
+  while squeue -h -j "$array,$merge" -t PD,CF,R,CG,S 2>/dev/null | grep -q .; do
+    ((SECONDS < deadline)) || { scancel "$array" "$merge"; echo "population: slurm jobs still running after a day" >&2; exit 1; }
+    sleep 5
+  done
+  [[ -f "$work/$name-slurm/report.markdown" ]] || { tail -n 20 "$work/$name-slurm"/slurm-*.out >&2; exit 1; }
+  cp "$work/$name-slurm/report.markdown" "$work/$name.md"
+}
+
+# unsharded NAME ARGS...: the same bench unsharded, on every core, its table compared with the merged one.
+unsharded() {
+  local name=$1; shift
+  /usr/bin/time -f "%e %U %S %M" -o "$work/$name-unsharded.time" \
+    "$bin" bench "$log" "$@" "${by_user[@]}" --quiet --format markdown > "$work/$name-unsharded.md"
+  read -r e u s kb < "$work/$name-unsharded.time"
+  if cmp -s "$work/$name-unsharded.md" "$work/$name.md"; then
+    echo "$name unsharded: wall $e s, CPU $(python3 -c "print(round($u + $s, 1))") s, peak $((kb / 1024)) MiB; the same bytes as the merged shards"
+  else
+    echo "$name unsharded: differs from the merged shards ($work/$name-unsharded.md, $work/$name.md)" >&2
+    exit 1
+  fi
+}
+
+if [[ "${REFERENCE:-1}" != 0 ]]; then run reference --policies "$reference"; fi
 if [[ "$frontier" != 0 ]]; then run frontier --policies none --frontier "${sweep[@]}"; fi
+if [[ "${UNSHARDED:-0}" == 1 ]]; then
+  if [[ "${REFERENCE:-1}" != 0 ]]; then unsharded reference --policies "$reference"; fi
+  if [[ "$frontier" != 0 ]]; then unsharded frontier --policies none --frontier "${sweep[@]}"; fi
+fi
 echo "merged tables:$([[ "${REFERENCE:-1}" != 0 ]] && echo " $work/reference.md")$([[ "$frontier" != 0 ]] && echo " $work/frontier.md")"
 if [[ -n "${WORK:-}" && "${REFERENCE:-1}" != 0 ]]; then head -8 "$work/reference.md"; fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A population benchmark through deploy/slurm/ on a one-node Slurm cluster started for the
-# purpose (scripts/slurm-cluster.sh), its merged report compared byte for byte with the
+# purpose (scripts/slurm-cluster.sh), its merged report (and a frontier's) compared byte for byte with the
 # unsharded run's; the cluster is stopped whatever happens. CI runs it.
 #
 #   scripts/slurm-check.sh path/to/fetchsched [USERS DAYS SHARDS]
@@ -53,5 +53,13 @@ rm "$work/out/shard-1.json" "$work/out/report.markdown"
 read -r again remerge < <(TASKS=1 FETCHSCHED=$bin POLICIES=$policies SEED=3 deploy/slurm/submit.sh "$work/population.csv" "$shards" "$work/out")
 wait_jobs "$again" "$remerge"
 cmp "$work/unsharded.md" "$work/out/report.markdown" || { echo "slurm-check: the recovered report differs" >&2; exit 1; }
+# A frontier through the same path (FRONTIER=families sweeps those; a cheap family keeps the check short).
+rm -rf "$work/out"
+read -r farray fmerge < <(FRONTIER=fixed FETCHSCHED=$bin POLICIES=none SEED=3 deploy/slurm/submit.sh "$work/population.csv" "$shards" "$work/out")
+wait_jobs "$farray" "$fmerge"
+"$bin" bench "$work/population.csv" --policies none --frontier --sweep fixed --seed 3 --quiet --format markdown > "$work/frontier.md"
+grep -q "fixed:15m" "$work/frontier.md" || { echo "slurm-check: the unsharded frontier has no fixed:15m" >&2; exit 1; }
+cmp "$work/frontier.md" "$work/out/report.markdown" || { echo "slurm-check: the merged frontier differs from the unsharded one" >&2; exit 1; }
 echo "slurm: $users users × $days days in $shards array tasks (job $array) and a dependent merge (job $merge): byte-identical to the unsharded run"
 echo "slurm: shard 1 resubmitted alone (TASKS=1, job $again) and merged again (job $remerge): the same report"
+echo "slurm: the frontier of fixed (FRONTIER=fixed, jobs $farray and $fmerge): byte-identical to the unsharded run"

@@ -5,8 +5,8 @@
 #   deploy/slurm/submit.sh LOG SHARDS OUT [sbatch options...]
 #
 # LOG is the population's log (a path every node can read), OUT a directory every node can
-# write. Set FETCHSCHED (the binary), POLICIES, SEED and FORMAT in the environment to change
-# their defaults; DB=… reads a store instead of LOG (give LOG as -). Further arguments go to
+# write. Set FETCHSCHED (the binary), POLICIES, FRONTIER (1, or families to sweep), SEED and
+# FORMAT in the environment to change their defaults; DB=… reads a store instead of LOG (give LOG as -). Further arguments go to
 # both sbatch calls (--partition=…, --account=…, --time=…, --mem=…).
 #
 # TASKS=2,5 (tasks below SHARDS) runs those shards alone and the merge again: after a failed
