@@ -6,10 +6,10 @@
 # generate --users 60 --days 21 --seed 5 with pushes, location and notifications) and any LOG given
 # (the development logs, say: ../shared/data/real/*.csv). For each, both builds write: bench JSON of
 # the reference and the default's policies; --per user, --per day and --per app CSV; the default
-# frontier as JSON (by user, in time order, one thread); traces of five policies; three shards and
-# their merge (which must also be NEW's unsharded JSON, as its frontier by user must be its frontier
-# in time order). WORK=DIR keeps the outputs there (default: a temporary directory, removed at the
-# end). Exits 1 when any output differs, naming it.
+# frontier as JSON (by user, in time order, one thread) and markdown (its per-user table); traces of
+# five policies; three shards and their merge (which must also be NEW's unsharded JSON, as its
+# frontier by user must be its frontier in time order). WORK=DIR keeps the outputs there (default: a
+# temporary directory, removed at the end). Exits 1 when any output differs, naming it.
 set -euo pipefail
 [[ $# -ge 2 ]] || { echo "usage: $0 OLD NEW [LOG ...]" >&2; exit 2; }
 old=$1 new=$2; shift 2
@@ -34,6 +34,7 @@ outputs() {
   "$bin" bench "$log" --policies adaptive,counts --per app --format csv --quiet > "$dir/app.csv"
   "$bin" bench "$log" --policies none --frontier --format json --by-user --quiet > "$dir/frontier-by-user.json"
   "$bin" bench "$log" --policies none --frontier --format json --threads 1 --quiet > "$dir/frontier-one-thread.json"
+  "$bin" bench "$log" --policies none --frontier --format markdown --quiet > "$dir/frontier.md"
   for p in fixed:15m ios adaptive ebc oracle:hindsight; do
     "$bin" replay "$log" --policy "$p" --trace "$dir/trace-${p//:/-}.csv" > "$dir/replay-${p//:/-}.txt"
   done

@@ -25,19 +25,24 @@ public struct UserFrontiers: Sendable {
 
     /// The users of `reports` (the same users in each), read per family.
     public init(_ reports: [ReplayResult], budgetMicroJPerDay: Int64) {
-        let byFamily = Dictionary(grouping: reports.filter { Frontier.family(of: $0.policy) != nil }) { Frontier.family(of: $0.policy)! }
-        families = Frontier.familyNames.filter { byFamily[$0] != nil && !Self.baselines.contains($0) }
+        // Each report's family found once: the registry's names are built anew at each asking,
+        // which, asked per user and report, was most of a large population's merge.
+        let familyOf = reports.map { Frontier.family(of: $0.policy) }
+        let members = Dictionary(grouping: reports.indices.filter { familyOf[$0] != nil }) { familyOf[$0]! }
+        families = Frontier.familyNames.filter { members[$0] != nil && !Self.baselines.contains($0) }
+        // Each report's rows read once, in order, keeping only what a curve reads of each user: the
+        // rows themselves, every report's at once, held gigabytes for a population.
+        let spent = reports.map { r in r.perUser.map { (energy: $0.tally.energyMicroJ, rescued: $0.tally.rescuedOpens) } }
+        let users = reports.first.map { r in r.perUser.map { (user: $0.user, days: $0.days) } } ?? []
+        let oracleOpens = reports.firstIndex { $0.policy == "oracle:opens" }
         var rows: [Row] = []
-        let columns = reports.map { Array($0.perUser) }
-        let oracleOpens = reports.firstIndex { $0.policy == "oracle:opens" }.map { columns[$0] }
-        for (u, userRow) in (columns.first ?? []).enumerated() {
-            var row = Row(user: userRow.user, days: userRow.days, versus: [:], atOracleOpens: [:])
-            let budget = joules(budgetMicroJPerDay) * Double(userRow.days)
+        for (u, who) in users.enumerated() {
+            var row = Row(user: who.user, days: who.days, versus: [:], atOracleOpens: [:])
+            let budget = joules(budgetMicroJPerDay) * Double(who.days)
             func points(_ family: String) -> [Frontier.Point] {
-                reports.indices.filter { Frontier.family(of: reports[$0].policy) == family }.map { i in
-                    let t = columns[i][u].tally
-                    return Frontier.Point(policy: reports[i].policy, energyJoules: joules(t.energyMicroJ), rescuedOpens: t.rescuedOpens,
-                                          freshRate: 0)
+                (members[family] ?? []).map { i in
+                    Frontier.Point(policy: reports[i].policy, energyJoules: joules(spent[i][u].energy), rescuedOpens: spent[i][u].rescued,
+                                   freshRate: 0)
                 }
             }
             for family in families {
@@ -49,8 +54,8 @@ public struct UserFrontiers: Sendable {
                         .map { curve.rescued(atEnergy: $0.energyJoules) / Double($0.rescuedOpens) }
                     if let lo = ratios.min(), let hi = ratios.max() { row.versus["\(family)/\(b)"] = lo...hi }
                 }
-                if let o = oracleOpens?[u].tally, o.rescuedOpens > 0 {
-                    row.atOracleOpens[family] = curve.rescued(atEnergy: joules(o.energyMicroJ)) / Double(o.rescuedOpens)
+                if let o = oracleOpens.map({ spent[$0][u] }), o.rescued > 0 {
+                    row.atOracleOpens[family] = curve.rescued(atEnergy: joules(o.energy)) / Double(o.rescued)
                 }
             }
             rows.append(row)
