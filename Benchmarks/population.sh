@@ -11,7 +11,8 @@
 # (bench --sweep), with the oracles; REFERENCE=0 runs the frontier only. FETCHSCHED=path runs that
 # build instead of this checkout's (then nothing is built).
 # WORK=DIR keeps the log, the shard reports and the merged tables there (default: a temporary
-# directory, removed at the end).
+# directory, removed at the end); run again with the same WORK and arguments, it keeps the shards
+# an earlier run finished and runs the rest (a population too large for one sitting).
 # SLURM=1 runs the shards through deploy/slurm (submit.sh: an array job and its merge) on a
 # one-node cluster started for the run (scripts/slurm-cluster.sh), one task per core at a time,
 # each shard's time and peak memory taken as locally (the tasks always run --by-user).
@@ -67,13 +68,20 @@ run() {
   if [[ "$slurm" == 1 ]]; then
     run_slurm "$name" "$@"
   else
+    keep_or_clear "$name" "$@"
     for ((i = 0; i < shards; i++)); do
+      if [[ -f "$work/$name-$i.json" ]]; then echo "$name: shard $i/$shards kept from an earlier run"; continue; fi
       # At most $parallel shards at a time.
       while (( $(jobs -rp | wc -l) >= parallel )); do wait -n; done
-      /usr/bin/time -f "%e %U %S %M" -o "$work/$name-$i.time" \
-        "$bin" bench "$log" "$@" "${by_user[@]}" --threads 1 --quiet --shard "$i/$shards" > "$work/$name-$i.json" &
+      # Renamed when whole: a shard report that exists is complete, and a later run keeps it.
+      { /usr/bin/time -f "%e %U %S %M" -o "$work/$name-$i.time" \
+          "$bin" bench "$log" "$@" "${by_user[@]}" --threads 1 --quiet --shard "$i/$shards" > "$work/$name-$i.json.partial" \
+          && mv "$work/$name-$i.json.partial" "$work/$name-$i.json"; } &
     done
     wait
+    for ((i = 0; i < shards; i++)); do
+      [[ -f "$work/$name-$i.json" ]] || { echo "population: shard $i/$shards of $name failed" >&2; exit 1; }
+    done
     "$bin" merge "$work/$name"-*.json --format markdown > "$work/$name.md"
   fi
   end=$(date +%s.%N)
@@ -81,16 +89,29 @@ run() {
 import sys
 work, name, shards, start, end, user_days = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
 wall = end - start
-cpu, peaks = 0.0, []
+cpu, peaks, walls = 0.0, [], []
 for i in range(shards):
     e, u, s, kb = open(f"{work}/{name}-{i}.time").read().split()
     cpu += float(u) + float(s)
     peaks.append(int(kb) / 1024)
+    walls.append(float(e))
 per_million = 1e6 / user_days
-print(f"{name}: wall {wall:.1f} s (merge included), CPU {cpu:.1f} s; peak per shard "
-      + ", ".join(f"{p:.0f} MiB" for p in peaks)
+print(f"{name}: wall {wall:.1f} s (merge included; shards kept from an earlier run count only in CPU), CPU {cpu:.1f} s; "
+      + f"each shard {min(walls):.0f}–{max(walls):.0f} s wall; peak per shard " + ", ".join(f"{p:.0f} MiB" for p in peaks)
       + f"; per million user-days: {wall * per_million:.1f} s wall, {cpu * per_million:.1f} CPU-s")
 PY
+}
+
+# keep_or_clear NAME ARGS...: the shard reports of an earlier run of NAME in WORK are kept when it
+# had the same log, shards and arguments (so a run stopped midway, or spread over several
+# sessions, goes on from the shards it finished); otherwise they are removed.
+keep_or_clear() {
+  local name=$1; shift
+  local params="$users $days $shards $slurm ${by_user[*]} $*"
+  if [[ "$(cat "$work/$name.params" 2>/dev/null)" != "$params" ]]; then
+    rm -rf "$work/$name"-*.json "$work/$name"-*.json.partial "$work/$name"-*.time "$work/$name-slurm"
+    echo "$params" > "$work/$name.params"
+  fi
 }
 
 # run_slurm NAME ARGS...: the shards through deploy/slurm/submit.sh. The tasks run a wrapper that
@@ -107,9 +128,18 @@ run_slurm() {
 exec /usr/bin/time -f "%e %U %S %M" -o "$work/$name-\$SLURM_ARRAY_TASK_ID.time" "$bin" "\$@"
 SH
   chmod +x "$work/timed-fetchsched"
-  rm -rf "$work/$name-slurm"
-  local array merge
-  read -r array merge < <(FETCHSCHED="$work/timed-fetchsched" POLICIES=$policies FRONTIER=$frontier_env \
+  keep_or_clear "$name" "$@"
+  rm -f "$work/$name-slurm/report.markdown"
+  # The shards an earlier run finished are kept: the others run, and the merge (submit.sh's TASKS).
+  local missing=() array merge
+  for ((i = 0; i < shards; i++)); do [[ -f "$work/$name-slurm/shard-$i.json" ]] || missing+=("$i"); done
+  if ((${#missing[@]} == 0)); then
+    "$bin" merge "$work/$name-slurm"/shard-*.json --format markdown > "$work/$name.md"
+    return
+  fi
+  local tasks; tasks=$(IFS=,; echo "${missing[*]}")
+  ((${#missing[@]} == shards)) && tasks=""
+  read -r array merge < <(TASKS=$tasks FETCHSCHED="$work/timed-fetchsched" POLICIES=$policies FRONTIER=$frontier_env \
     deploy/slurm/submit.sh "$log" "$shards" "$work/$name-slurm")
   slurm_jobs+=("$array" "$merge")
   # Bounded: a day at most, then the jobs are cancelled.

@@ -30,10 +30,10 @@ public struct UserFrontiers: Sendable {
         let familyOf = reports.map { Frontier.family(of: $0.policy) }
         let members = Dictionary(grouping: reports.indices.filter { familyOf[$0] != nil }) { familyOf[$0]! }
         families = Frontier.familyNames.filter { members[$0] != nil && !Self.baselines.contains($0) }
-        // Each report's rows read once, in order, keeping only what a curve reads of each user: the
-        // rows themselves, every report's at once, held gigabytes for a population.
-        let spent = reports.map { r in r.perUser.map { (energy: $0.tally.energyMicroJ, rescued: $0.tally.rescuedOpens) } }
-        let users = reports.first.map { r in r.perUser.map { (user: $0.user, days: $0.days) } } ?? []
+        // Only what a curve reads of each user and report, without the rest of the rows (an archive
+        // keeps it apart): the rows themselves, every report's at once, held gigabytes for a population.
+        let spent = reports.map { r in r.perUser.indices.map { r.perUser.spent(at: $0) } }
+        let users = reports.first.map { r in r.perUser.indices.map { (user: r.perUser.user(at: $0), days: spent[0][$0].days) } } ?? []
         let oracleOpens = reports.firstIndex { $0.policy == "oracle:opens" }
         var rows: [Row] = []
         for (u, who) in users.enumerated() {
@@ -41,8 +41,8 @@ public struct UserFrontiers: Sendable {
             let budget = joules(budgetMicroJPerDay) * Double(who.days)
             func points(_ family: String) -> [Frontier.Point] {
                 (members[family] ?? []).map { i in
-                    Frontier.Point(policy: reports[i].policy, energyJoules: joules(spent[i][u].energy), rescuedOpens: spent[i][u].rescued,
-                                   freshRate: 0)
+                    Frontier.Point(policy: reports[i].policy, energyJoules: joules(spent[i][u].energyMicroJ),
+                                   rescuedOpens: spent[i][u].rescuedOpens, freshRate: 0)
                 }
             }
             for family in families {
@@ -54,8 +54,8 @@ public struct UserFrontiers: Sendable {
                         .map { curve.rescued(atEnergy: $0.energyJoules) / Double($0.rescuedOpens) }
                     if let lo = ratios.min(), let hi = ratios.max() { row.versus["\(family)/\(b)"] = lo...hi }
                 }
-                if let o = oracleOpens.map({ spent[$0][u] }), o.rescued > 0 {
-                    row.atOracleOpens[family] = curve.rescued(atEnergy: joules(o.energy)) / Double(o.rescued)
+                if let o = oracleOpens.map({ spent[$0][u] }), o.rescuedOpens > 0 {
+                    row.atOracleOpens[family] = curve.rescued(atEnergy: joules(o.energyMicroJ)) / Double(o.rescuedOpens)
                 }
             }
             rows.append(row)

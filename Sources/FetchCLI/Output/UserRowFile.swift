@@ -16,6 +16,9 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
         var user: String
         var offset: Int
         var length: Int
+        /// What the row spent and rescued, kept beside its place: a frontier of many users reads it
+        /// for every user and policy, and decoding each row for it was most of a population's merge.
+        var spent: UserRows.Spent
     }
 
     private let file: TemporaryFile
@@ -48,7 +51,7 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
         guard failure == nil else { return }
         do {
             let bytes = try encoder.encode(row)
-            entries.append(Entry(user: row.user, offset: written + pending.count, length: bytes.count))
+            entries.append(Entry(user: row.user, offset: written + pending.count, length: bytes.count, spent: UserRows.Spent(row)))
             pending.append(contentsOf: bytes)
             days += row.days
         } catch {
@@ -80,6 +83,8 @@ final class UserRowFile: UserRowArchive, SortedUserRows, @unchecked Sendable {
     }
 
     func encodedRow(at i: Int) -> Data? { bytes(at: i) }
+
+    func spent(at i: Int) -> UserRows.Spent { entries[i].spent }
 
     private func bytes(at i: Int) -> Data {
         let e = entries[i]

@@ -51,6 +51,26 @@ public struct UserRows: Sendable {
     package func encodedRow(at i: Int) -> Data? {
         if case .archived(let rows) = storage { rows.encodedRow(at: i) } else { nil }
     }
+
+    /// What the row at `i` spent and rescued, read without the rest of the row when an archive
+    /// keeps it (``SortedUserRows/spent(at:)``).
+    public func spent(at i: Int) -> Spent {
+        switch storage {
+        case .memory(let rows): Spent(rows[i])
+        case .archived(let rows): rows.spent(at: i)
+        }
+    }
+
+    /// A user's days, energy and rescued opens: what a user's frontier reads of each row.
+    public struct Spent: Sendable, Equatable {
+        public var days: Int
+        public var energyMicroJ: Int64
+        public var rescuedOpens: Int
+
+        public init(_ row: ReplayResult.UserRow) {
+            (days, energyMicroJ, rescuedOpens) = (row.days, row.tally.energyMicroJ, row.tally.rescuedOpens)
+        }
+    }
 }
 
 /// Rows by user kept outside memory, in name order: what a ``UserRowArchive`` gives once sealed,
@@ -66,6 +86,12 @@ public protocol SortedUserRows: AnyObject, Sendable {
     /// The row at `i` as a shard report writes it (FetchResults' `ShardReport.makeEncoder()`), or nil when
     /// the rows are not kept in that form.
     func encodedRow(at i: Int) -> Data?
+    /// What the row at `i` spent and rescued; the row read whole unless the archive keeps it apart.
+    func spent(at i: Int) -> UserRows.Spent
+}
+
+extension SortedUserRows {
+    public func spent(at i: Int) -> UserRows.Spent { UserRows.Spent(row(at: i)) }
 }
 
 /// Where a replay keeps its users' rows until its report, instead of in memory (``Replay``).

@@ -34,4 +34,5 @@ final class MergedUserRows: SortedUserRows {
     func user(at i: Int) -> String { parts[order[i].part].user(at: order[i].index) }
     func row(at i: Int) -> ReplayResult.UserRow { parts[order[i].part][order[i].index] }
     func encodedRow(at i: Int) -> Data? { parts[order[i].part].encodedRow(at: order[i].index) }
+    func spent(at i: Int) -> UserRows.Spent { parts[order[i].part].spent(at: order[i].index) }
 }
