@@ -82,12 +82,11 @@ public struct HindsightPolicy<Predictor: OpenPredictor>: FetchPolicy {
 }
 
 extension HindsightPolicy {
-    /// A replay under this reference, specialized for the predictors the registry's references
-    /// are over (``ValueRuleFamilies``' `hindsight`: the default's and the counts): the rule's
-    /// decision runs for every app at every moment, and the generic form looks up type metadata
-    /// there, as ``ValueRulePolicy``'s did.
+    /// A replay under this reference, specialized for the counts, which the registry's references
+    /// are over (the default's predictor is the counts too; one that is not wants its line here):
+    /// the rule's decision runs for every app at every moment, and the generic form looks up type
+    /// metadata there, as ``ValueRulePolicy``'s did.
     @_specialize(where Predictor == CountsPredictor)
-    @_specialize(where Predictor == ValueRuleFamilies.DefaultPredictor)
     public func replay(scenario: Scenario, seed: UInt64, users: NameTable, apps: NameTable, trace: (any TraceSink)?,
                        archive: (any UserRowArchive)?) -> ReplayDriver {
         ReplayDriver(Replay(policy: self, scenario: scenario, seed: seed, users: users, apps: apps, trace: trace, archive: archive))
