@@ -36,6 +36,9 @@ struct UserRowFileTests {
                 #expect(merged.perUser == whole.perUser, "seed \(seed), \(policy.name)")
                 #expect(merged.perUser.days == whole.perUser.reduce(0) { $0 + $1.days })
                 #expect(merged.perUser.indices.allSatisfy { merged.perUser.user(at: $0) == whole.perUser[$0].user })
+                // What a user's frontier reads, kept beside each archived row: the row's own figures.
+                #expect(merged.perUser.indices.allSatisfy { merged.perUser.spent(at: $0) == UserRows.Spent(whole.perUser[$0]) })
+                #expect(parts.allSatisfy { p in p.perUser.indices.allSatisfy { p.perUser.spent(at: $0) == UserRows.Spent(p.perUser[$0]) } })
                 // A shard report copies the rows' bytes from the files: the bytes of the rows in memory.
                 let run = ShardReport.Run(command: "bench", policies: policy.name, frontier: false, seed: "\(seed)", scenario: nil,
                                           inputs: [], inputDigest: "", skipped: [:])
