@@ -44,6 +44,7 @@ else
   bin=$(swift build -c release --show-bin-path)/fetchsched
 fi
 frontier=${FRONTIER:-1}
+build=$(cksum < "$bin")
 reference=none,fixed:15m,ios,adaptive,oracle
 sweep=(); [[ "$frontier" != 0 && "$frontier" != 1 ]] && sweep=(--sweep "$frontier")
 log="$work/population.csv"
@@ -103,11 +104,12 @@ PY
 }
 
 # keep_or_clear NAME ARGS...: the shard reports of an earlier run of NAME in WORK are kept when it
-# had the same log, shards and arguments (so a run stopped midway, or spread over several
+# had the same log, shards, arguments and build (so a run stopped midway, or spread over several
 # sessions, goes on from the shards it finished); otherwise they are removed.
 keep_or_clear() {
   local name=$1; shift
-  local params="$users $days $shards $slurm ${by_user[*]} $*"
+  # The build too: a shard of another build is not merged with this one's.
+  local params="$users $days $shards $slurm ${by_user[*]} $* $build"
   if [[ "$(cat "$work/$name.params" 2>/dev/null)" != "$params" ]]; then
     rm -rf "$work/$name"-*.json "$work/$name"-*.json.partial "$work/$name"-*.time "$work/$name-slurm"
     echo "$params" > "$work/$name.params"
