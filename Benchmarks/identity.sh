@@ -6,7 +6,8 @@
 # generate --users 60 --days 21 --seed 5 with pushes, location and notifications) and any LOG given
 # (the development logs, say: ../shared/data/real/*.csv). For each, both builds write: bench JSON of
 # the reference and the default's policies; --per user, --per day and --per app CSV; the default
-# frontier as JSON (by user, in time order, one thread) and markdown (its per-user table); traces of
+# frontier as JSON (by user, in time order, one thread) and markdown (its per-user table); the sweep of
+# ev-habits, whose points share their scores, by user and in time order; traces of
 # five policies; three shards and their merge (which must also be NEW's unsharded JSON, as its
 # frontier by user must be its frontier in time order). WORK=DIR keeps the outputs there (default: a
 # temporary directory, removed at the end). Exits 1 when any output differs, naming it.
@@ -35,6 +36,9 @@ outputs() {
   "$bin" bench "$log" --policies none --frontier --format json --by-user --quiet > "$dir/frontier-by-user.json"
   "$bin" bench "$log" --policies none --frontier --format json --threads 1 --quiet > "$dir/frontier-one-thread.json"
   "$bin" bench "$log" --policies none --frontier --format markdown --quiet > "$dir/frontier.md"
+  # A family whose points share their predictor's scores (SharedScores), by user and in time order.
+  "$bin" bench "$log" --policies none --frontier --sweep ev-habits --format json --by-user --quiet > "$dir/habits-by-user.json"
+  "$bin" bench "$log" --policies none --frontier --sweep ev-habits --format json --threads 1 --quiet > "$dir/habits-one-thread.json"
   for p in fixed:15m ios adaptive ebc oracle:hindsight; do
     "$bin" replay "$log" --policy "$p" --trace "$dir/trace-${p//:/-}.csv" > "$dir/replay-${p//:/-}.txt"
   done
@@ -57,7 +61,7 @@ for log in "${logs[@]}"; do
     fi
   done
   # Within NEW: the merged shards are the unsharded run, and by user is the same as one thread in time order.
-  for pair in "bench.json merged.json" "frontier-by-user.json frontier-one-thread.json"; do
+  for pair in "bench.json merged.json" "frontier-by-user.json frontier-one-thread.json" "habits-by-user.json habits-one-thread.json"; do
     read -r a b <<< "$pair"
     files=$((files + 1))
     if ! cmp -s "$work/new/$name/$a" "$work/new/$name/$b"; then

@@ -33,9 +33,8 @@ extension ParallelReplay {
             let users = NameTable(), apps = NameTable()
             for n in userNames { _ = users.id(n) }
             for n in appNames { _ = apps.id(n) }
-            let replays = zip(policies, archives[w]).map { policy, archive in
-                makeReplay(policy: policy, scenario: scenario, seed: seed, users: users, apps: apps, archive: archive)
-            }
+            let replays = makeReplays(policies: policies, scenario: scenario, seed: seed, users: users, apps: apps,
+                                      archives: { archives[w][$0] })
             do {
                 for b in stride(from: w, to: partition.buckets, by: workers) {
                     UserGrouping.replayEach(try partition.events(inBucket: b), through: replays)

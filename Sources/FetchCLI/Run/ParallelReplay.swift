@@ -30,7 +30,7 @@ struct ParallelReplay {
         let threads = queues.enumerated().map { i, queue in
             Thread { [policies, scenario, seed] in
                 let users = NameTable(), apps = NameTable()
-                let replays = policies.map { makeReplay(policy: $0, scenario: scenario, seed: seed, users: users, apps: apps) }
+                let replays = makeReplays(policies: policies, scenario: scenario, seed: seed, users: users, apps: apps)
                 var grouping = UserGrouping()
                 while let batch = queue.take() {
                     for n in batch.newUsers { _ = users.id(n) }

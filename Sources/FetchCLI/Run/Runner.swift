@@ -71,10 +71,8 @@ struct Runner {
             if run.byUser {
                 throw CLIError("--by-user replays user by user: it cannot write a trace or an HTML report, which follow the log's time order")
             }
-            let replays = policies.enumerated().map { i, p in
-                makeReplay(policy: p, scenario: scenario, seed: run.seed, users: source.users, apps: source.apps,
-                           trace: sinks?(i, source.users, source.apps))
-            }
+            let replays = makeReplays(policies: policies, scenario: scenario, seed: run.seed, users: source.users, apps: source.apps,
+                                      traces: { sinks?($0, source.users, source.apps) })
             // A tap sees the events in the order the replays take them.
             if timeOrder {
                 try await source.run(replays)

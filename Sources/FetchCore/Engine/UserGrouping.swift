@@ -5,7 +5,9 @@
 /// order, and the report is the one feeding every event in time order gives. What changes is
 /// the memory the replay touches: one user's model and apps for a stretch of its events and
 /// moments, instead of a different user's at every event, which with many users does not
-/// stay in cache. Each replay takes the whole batch before the next, for the same reason.
+/// stay in cache. The replays take each user's events of the batch in turn, a stretch
+/// (``stretch``) at a time: what the points of a swept family share of a user's moments
+/// (``SharedScores``) is then kept for a stretch, not for the user's whole batch.
 ///
 /// A trace lists fetches in the order they run, so a replay that writes one is fed event by
 /// event instead.
@@ -13,6 +15,9 @@ public struct UserGrouping {
     /// Events gathered before they run, by default: hundreds per user in a log of a thousand
     /// users, in some megabytes.
     public static let batchSize = 1 << 18
+
+    /// A user's events each replay takes before the next replay takes them.
+    public static let stretch = 4096
 
     /// Events gathered before they run, in this grouping.
     public let batchSize: Int
@@ -36,25 +41,36 @@ public struct UserGrouping {
     public mutating func flush(to replays: [ReplayDriver]) {
         guard !batch.isEmpty else { return }
         Self.group(batch, into: &grouped, ends: &starts)
-        for r in replays {
-            for e in grouped { r.consume(e) }
+        var start = 0
+        for end in starts where end > start {
+            Self.feed(grouped[start..<end], to: replays)
+            start = end
         }
         batch.removeAll(keepingCapacity: true)
     }
 
+    /// One user's events, to every replay in turn, a stretch at a time.
+    static func feed(_ run: ArraySlice<UsageEvent>, to replays: [ReplayDriver]) {
+        var from = run.startIndex
+        while from < run.endIndex {
+            let to = min(run.endIndex, from + stretch)
+            for r in replays {
+                for e in run[from..<to] { r.consume(e) }
+            }
+            from = to
+        }
+    }
+
     /// Runs `events`, all of their users' events, through `replays` one user at a time, and
-    /// retires each user after its last (``ReplayDriver/retire``): only one user's simulation
-    /// is held at a time, whatever the number of users.
+    /// retires each user after its last (``ReplayDriver/retire``): each replay holds one user's
+    /// simulation at a time, whatever the number of users.
     public static func replayEach(_ events: [UsageEvent], through replays: [ReplayDriver]) {
         var grouped: [UsageEvent] = [], ends: [Int] = []
         group(events, into: &grouped, ends: &ends)
         var start = 0
         for (u, end) in ends.enumerated() where end > start {
-            let run = grouped[start..<end]
-            for r in replays {
-                for e in run { r.consume(e) }
-                r.retire(Int32(u))
-            }
+            feed(grouped[start..<end], to: replays)
+            for r in replays { r.retire(Int32(u)) }
             start = end
         }
     }

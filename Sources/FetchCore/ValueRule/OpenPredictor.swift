@@ -38,6 +38,14 @@ public protocol OpenPredictor: Sendable {
     /// Whether the predictor learns from the rule's decisions (``weighed(bar:worth:state:)``): the
     /// rule works out the bar and the worth only for one that does. False unless it says so.
     static var learnsFromDecisions: Bool { get }
+
+    /// Whether points of a swept family share this predictor's scores (``SharedScores``): only
+    /// where every value of the predictor scores alike, its state learns from the user's events
+    /// alone, and `score` changes nothing of the state but what it keeps to read again. And only
+    /// where a score costs more than reading one kept: the counts' and `appm`'s scores are a few
+    /// lookups and products, and their sweeps ran no faster sharing them (Benchmarks/RESULTS.md,
+    /// "Session 20"). False unless it says so.
+    static var sharesScores: Bool { get }
 }
 
 extension OpenPredictor {
@@ -52,6 +60,7 @@ extension OpenPredictor {
     public func weighed(bar: Double, worth: Double, state: inout State) {}
 
     public static var learnsFromDecisions: Bool { false }
+    public static var sharesScores: Bool { false }
 }
 
 /// The counting baseline's counts (`CountsPolicy.chance(of:at:now:span:offsetMinutes:counts:)`),
@@ -106,6 +115,8 @@ public struct HabitsPredictor: OpenPredictor {
     }
 
     public static var name: String { "habits" }
+    /// Its score keeps the stretch and sessions it read, to read again at the same moment and events only.
+    public static var sharesScores: Bool { true }
     public init() {}
     public func makeState() -> State { State() }
     public func observe(_ event: UsageEvent, state: inout State) { state.model.observe(event) }

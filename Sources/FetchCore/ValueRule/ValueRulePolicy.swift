@@ -20,6 +20,10 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
         package var calibration: ChanceCalibration
         package var pacing: SpendPacing
         public var waits: WaitOdds
+        /// The user's moments shared with the family's other points, when the scores are (``SharedScores``).
+        var ticket: SharedScores.Ticket?
+        /// The events the predictor has seen, and the place of the next moment among the user's.
+        var observed = 0, place = 0
     }
 
     package var predictor: Predictor
@@ -31,6 +35,9 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
     package var label: String
     /// Price of a cellular megabyte in joules, at the user's price (as ``AdaptivePolicy``'s).
     package var megabytePrice = 2.0
+    /// The scores this point shares with the other points of its family, and its place among them (``sharing(_:point:)``).
+    package var sharedScores: SharedScores?
+    package var sharedPoint = 0
 
     /// The share of the budget a rule aims at when none is given.
     package static var defaultShare: Double { 0.4 }
@@ -55,7 +62,14 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
     /// user: docs/policies.md, "The value rule").
     public static var horizon: Int64 { OpenLearner.policyHorizon }
 
+    public func makeState(userHash: UInt64) -> UserState {
+        var s = makeState()
+        s.ticket = sharedScores?.ticket(user: userHash, point: sharedPoint)
+        return s
+    }
+
     public func observe(_ event: UsageEvent, state: inout UserState) {
+        state.observed &+= 1
         state.calibration.observe(event)
         state.waits.observe(event)
         state.pacing.observe(event)
@@ -74,11 +88,13 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
     public func decide(_ point: DecisionPoint, view: UserView, state: inout UserState, decision: inout Decision) {
         guard let (moment, shared) = Self.moment(point, view: view) else { return }
         var price: Double? = nil
+        let slots = state.ticket?.moment(.init(time: moment.time, observed: state.observed, opened: moment.opened, kind: moment.kind),
+                                         cursor: &state.place, apps: view.apps)
         // By index, the app passed on as it is: a `let` copies each app's state out.
         for k in view.weighed {
             let i = Int(k)
             guard view.apps[i].id != moment.opened else { continue }
-            if weigh(view.apps[i], at: moment, shared: shared, view: view, state: &state, price: &price).fetch {
+            if weigh(view.apps[i], at: moment, shared: shared, view: view, state: &state, price: &price, index: i, slots: slots).fetch {
                 decision.fetches.append(view.apps[i].id)
             }
         }
@@ -121,14 +137,19 @@ public struct ValueRulePolicy<Predictor: OpenPredictor>: FetchPolicy {
     /// The rule for one app at one moment: its terms, and whether to fetch it now
     /// (``Assessment/fetch``). `price` is the user's, read at the first app weighed. A decision
     /// keeps what it weighed, to learn the calibration and the price from (`keeps`); a plan's
-    /// question does not, and so copies none of it.
+    /// question does not, and so copies none of it. `slots` is where the family's points share
+    /// the moment's scores, and `index` the app's place there.
     @inline(__always)
     func weigh(_ app: AppState, at moment: PredictionMoment, shared: Bool, view: UserView, state: inout UserState,
-               price: inout Double?, keeps: Bool = true) -> Assessment {
+               price: inout Double?, keeps: Bool = true, index: Int = 0, slots: Range<Int>? = nil) -> Assessment {
         let now = moment.time, horizon = Self.horizon
         let need = app.need(at: now, within: horizon)
         guard case .stale(let stale) = need else { return Assessment(unneeded: need) }
-        let score = predictor.score(app.id, at: moment, horizon: horizon, state: &state.predictor)
+        let score = if let slots, let ticket = state.ticket {
+            ticket.score(app.id, index: index, in: slots) { predictor.score(app.id, at: moment, horizon: horizon, state: &state.predictor) }
+        } else {
+            predictor.score(app.id, at: moment, horizon: horizon, state: &state.predictor)
+        }
         guard score > 0 else { return Assessment(stale: stale) }
         let chance = state.calibration.chance(score, kind: moment.kind)
         if keeps { state.calibration.record(score, kind: moment.kind, app: app.id, at: now, horizon: horizon) }
