@@ -69,6 +69,18 @@ struct SharedScoresTests {
         }
     }
 
+    /// Two users whose names hash alike (FNV-1a collisions can be made) share nothing: a point
+    /// that holds the hash already gets moments of its own for the second, as do the second's
+    /// other points, while the first's points still share.
+    @Test func aSecondUserOfTheSameHashSharesNothing() {
+        let scores = SharedScores(points: 3)
+        let first = (0..<3).map { scores.ticket(user: 42, point: $0) }
+        let second = (0..<3).map { scores.ticket(user: 42, point: $0) }
+        #expect(first.allSatisfy { $0.user === first[0].user })
+        for t in second { #expect(t.user !== first[0].user && !second.contains { $0 !== t && $0.user === t.user }) }
+        #expect(scores.usersKept == 1)
+    }
+
     /// A user's kept moments go once every point has ended the user, so that memory by user
     /// stays one user's.
     @Test func aUserIsForgottenOnceEveryPointHasEndedIt() throws {

@@ -26,7 +26,7 @@ public final class SharedScores: @unchecked Sendable {
     ///
     /// Read and written at every decision of every point, one thread only, with no access kept
     /// open across a call: without dynamic exclusivity checks, as ``UserSimulator``'s state.
-    final class User {
+    package final class User {
         /// The place of `keys[0]` among the user's moments.
         @exclusivity(unchecked) var base = 0
         @exclusivity(unchecked) var keys: [Key] = []
@@ -37,11 +37,15 @@ public final class SharedScores: @unchecked Sendable {
         @exclusivity(unchecked) var values: [Double] = []
         /// The next moment of each point.
         @exclusivity(unchecked) var cursors: [Int]
+        /// The points that hold a ticket on the user (or have held one).
+        var taken: [Bool]
         var ended = 0
         /// The moments kept before any is dropped.
         let keeps: Int
 
-        init(points: Int, keeps: Int) { (cursors, self.keeps) = (Array(repeating: 0, count: points), keeps) }
+        init(points: Int, keeps: Int) {
+            (cursors, taken, self.keeps) = (Array(repeating: 0, count: points), Array(repeating: false, count: points), keeps)
+        }
 
         /// Drops the moments every point has passed, once they are most of those kept.
         func trim() {
@@ -59,7 +63,7 @@ public final class SharedScores: @unchecked Sendable {
     /// A point's hold on one user's moments, kept in its user state; its end is the point's end of the user.
     public final class Ticket: @unchecked Sendable {
         let scores: SharedScores
-        let user: User
+        package let user: User
         let hash: UInt64
         let point: Int
 
@@ -111,9 +115,13 @@ public final class SharedScores: @unchecked Sendable {
     /// Scores shared by `points` points.
     public init(points: Int, keeps: Int = 4096) { (self.points, self.keeps) = (max(1, points), max(2, keeps)) }
 
-    /// Point `point`'s hold on the user whose name hashes to `hash`.
-    func ticket(user hash: UInt64, point: Int) -> Ticket {
+    /// Point `point`'s hold on the user whose name hashes to `hash`. A point that holds the hash
+    /// already has met a second user of the same hash (names can be made to collide): that user's
+    /// points share nothing, each keeping moments of its own (every point meets the users in the same order).
+    package func ticket(user hash: UInt64, point: Int) -> Ticket {
         let user = users[hash] ?? { let u = User(points: points, keeps: keeps); users[hash] = u; return u }()
+        guard !user.taken[point] else { return Ticket(scores: self, user: User(points: 1, keeps: keeps), hash: hash, point: 0) }
+        user.taken[point] = true
         return Ticket(scores: self, user: user, hash: hash, point: point)
     }
 
